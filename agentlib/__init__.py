@@ -1,0 +1,5 @@
+"""agentlib: the small library the course builds, one idea per module."""
+
+from .client import connect
+
+__all__ = ["connect"]

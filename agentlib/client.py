@@ -1,0 +1,49 @@
+"""connect(): the offline course model by default, Claude when a key is set.
+
+Both are the real `anthropic.Anthropic` client, so a lesson's code is the same either way.
+"""
+
+from __future__ import annotations
+
+import os
+
+import anthropic
+
+from .offline.server import CourseModel
+from .offline.transport import http_client
+
+DEFAULT_MODEL = "claude-sonnet-4-5"
+OFFLINE_MODEL = "course-model-1"
+OFFLINE_KEY = "offline-course-model-no-key-needed"
+
+
+def model_name() -> str:
+    """The model to ask for: $AGENTLIB_MODEL, else the course's tested default."""
+    return os.environ.get("AGENTLIB_MODEL", DEFAULT_MODEL)
+
+
+def is_offline(offline: bool | None = None) -> bool:
+    """Offline when asked, when AGENTLIB_OFFLINE=1, or when no ANTHROPIC_API_KEY is set."""
+    if os.environ.get("AGENTLIB_OFFLINE", "").strip() not in ("", "0"):
+        return True
+    if offline is not None:
+        return offline
+    return not os.environ.get("ANTHROPIC_API_KEY")
+
+
+def connect(offline: bool | None = None, *, context_window: int = 200_000,
+            faults: dict[int, int] | None = None, max_retries: int = 2,
+            **client_options) -> anthropic.Anthropic:
+    """A real `anthropic.Anthropic` client, talking to the offline model or to Claude.
+
+    Offline options: `context_window` (tokens) and `faults` ({call number: HTTP status},
+    e.g. {2: 529}). The offline model is reachable as `client.course_model`.
+    """
+    if not is_offline(offline):
+        return anthropic.Anthropic(max_retries=max_retries, **client_options)
+    model = CourseModel(context_window=context_window, faults=faults)
+    client = anthropic.Anthropic(api_key=OFFLINE_KEY, base_url="http://offline.invalid",
+                                 http_client=http_client(model), max_retries=max_retries,
+                                 **client_options)
+    client.course_model = model  # type: ignore[attr-defined]
+    return client

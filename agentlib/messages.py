@@ -1,0 +1,278 @@
+"""Messages in the API's own shape (plain dicts), and the API's rules for a valid history.
+
+`validate(messages)` is the one validator of the course: the offline model uses it to
+answer 400s, and strategies use it to prove that what they return would be accepted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+Message = dict[str, Any]
+Block = dict[str, Any]
+
+# ---------------------------------------------------------------- building blocks
+
+
+def text(s: str) -> Block:
+    """A text block."""
+    return {"type": "text", "text": s}
+
+
+def tool_use(id: str, name: str, input: dict | None = None) -> Block:
+    """A tool_use block (the model asking for a tool call)."""
+    return {"type": "tool_use", "id": id, "name": name, "input": dict(input or {})}
+
+
+def tool_result(tool_use_id: str, content: str | list, is_error: bool = False) -> Block:
+    """A tool_result block (the host's answer to one tool_use)."""
+    block: Block = {"type": "tool_result", "tool_use_id": tool_use_id, "content": content}
+    if is_error:
+        block["is_error"] = True
+    return block
+
+
+def user(*content: str | Block) -> Message:
+    """A user message; strings become text blocks."""
+    return {"role": "user", "content": [text(c) if isinstance(c, str) else c for c in content]}
+
+
+def assistant(*content: str | Block) -> Message:
+    """An assistant message; strings become text blocks."""
+    return {"role": "assistant", "content": [text(c) if isinstance(c, str) else c for c in content]}
+
+
+# ---------------------------------------------------------------- reading messages
+
+
+def blocks(message: Message) -> list[Block]:
+    """The content of a message as a list of blocks (a plain string becomes one text block)."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return [text(content)]
+    return list(content or [])
+
+
+def iter_blocks(messages: list[Message]) -> Iterator[tuple[int, int, Block]]:
+    """Yield (message index, block index, block) over a history."""
+    for i, m in enumerate(messages):
+        for j, b in enumerate(blocks(m)):
+            yield i, j, b
+
+
+def result_text(block: Block) -> str:
+    """The text inside a tool_result block, whether its content is a string or blocks."""
+    content = block.get("content")
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    return "\n".join(b.get("text", "") for b in content if isinstance(b, dict))
+
+
+def message_text(message: Message) -> str:
+    """All text blocks of a message, joined."""
+    return "\n".join(b["text"] for b in blocks(message) if b.get("type") == "text")
+
+
+def tool_pairs(messages: list[Message]) -> dict[str, tuple[int, int | None]]:
+    """Map each tool_use id to (index of its tool_use message, index of its result or None)."""
+    pairs: dict[str, tuple[int, int | None]] = {}
+    for i, _, b in iter_blocks(messages):
+        if b.get("type") == "tool_use":
+            pairs[b["id"]] = (i, None)
+        elif b.get("type") == "tool_result" and b.get("tool_use_id") in pairs:
+            pairs[b["tool_use_id"]] = (pairs[b["tool_use_id"]][0], i)
+    return pairs
+
+
+def starts_with_tool_result(message: Message) -> bool:
+    """True when a message opens with a tool_result: a history may not be cut just before it."""
+    bs = blocks(message)
+    return bool(bs) and bs[0].get("type") == "tool_result"
+
+
+def has_tool_use(message: Message) -> bool:
+    return any(b.get("type") == "tool_use" for b in blocks(message))
+
+
+# ---------------------------------------------------------------- validation
+
+LESSON_HINTS = {
+    "split": "a cut or a deletion separated a tool_use from its tool_result; "
+    "see lessons/02_truncation_and_the_400.ipynb",
+    "orphan": "the tool_use this result answers is not in the message just before it (was it cut "
+    "or deleted?); see lessons/02_truncation_and_the_400.ipynb and 04 (empty, never delete)",
+    "empty": "every message needs content; to clear a result, replace its text with a placeholder "
+    "(lessons/04_clearing_old_tool_results.ipynb)",
+    "blank": "a text block must hold some non-whitespace text",
+    "none": "send at least one user message (lessons/01_append_only_growth.ipynb)",
+    "too_long": "the history no longer fits the window; lessons 02-05 show ways to shrink it "
+    "(lessons/01_append_only_growth.ipynb shows why it grows)",
+    "shape": "each message is {'role': 'user'|'assistant', 'content': str | list of blocks}",
+}
+
+BLOCK_TYPES = {
+    "text", "image", "document", "tool_use", "tool_result", "thinking", "redacted_thinking",
+    "compaction", "search_result", "server_tool_use",
+}
+
+
+class HistoryError(ValueError):
+    """A history the API would reject. `api_message` is the API's exact text."""
+
+    def __init__(self, api_message: str, hint: str = "", index: int | None = None):
+        self.api_message = api_message
+        self.hint = LESSON_HINTS.get(hint, hint)
+        self.index = index
+        super().__init__(api_message + (f"\n  hint: {self.hint}" if self.hint else ""))
+
+
+def _check_block(i: int, j: int, b: Any, role: str) -> None:
+    where = f"messages.{i}.content.{j}"
+    if not isinstance(b, dict):
+        raise HistoryError(f"{where}: Input should be a valid dictionary", "shape", i)
+    kind = b.get("type")
+    if kind not in BLOCK_TYPES:
+        expected = ", ".join(f"'{t}'" for t in sorted(BLOCK_TYPES))
+        raise HistoryError(
+            f"{where}: Input tag '{kind}' found using 'type' does not match any of the expected "
+            f"tags: {expected}", "shape", i)
+    if kind == "text":
+        if not isinstance(b.get("text"), str):
+            raise HistoryError(f"{where}.text: Input should be a valid string", "shape", i)
+    elif kind == "tool_use":
+        if role != "assistant":
+            raise HistoryError(f"{where}: `tool_use` blocks can only be in `assistant` messages",
+                               "shape", i)
+        for field, typ, word in (("id", str, "string"), ("name", str, "string"),
+                                 ("input", dict, "dictionary")):
+            if field not in b:
+                raise HistoryError(f"{where}.{field}: Field required", "shape", i)
+            if not isinstance(b[field], typ):
+                raise HistoryError(f"{where}.{field}: Input should be a valid {word}", "shape", i)
+    elif kind == "tool_result":
+        if role != "user":
+            raise HistoryError(f"{where}: `tool_result` blocks can only be in `user` messages",
+                               "shape", i)
+        if not isinstance(b.get("tool_use_id"), str):
+            raise HistoryError(f"{where}.tool_use_id: Field required", "shape", i)
+        content = b.get("content", "")
+        if isinstance(content, list):
+            for k, c in enumerate(content):
+                if not isinstance(c, dict) or c.get("type") not in ("text", "image", "document",
+                                                                     "search_result"):
+                    raise HistoryError(f"{where}.content.{k}: Input should be a text, image, "
+                                       "document or search_result block", "shape", i)
+                if c.get("type") == "text" and not isinstance(c.get("text"), str):
+                    raise HistoryError(f"{where}.content.{k}.text: Input should be a valid string",
+                                       "shape", i)
+        elif not isinstance(content, str):
+            raise HistoryError(f"{where}.content: Input should be a valid string or list",
+                               "shape", i)
+
+
+def _texts_of(b: Block) -> list[str]:
+    if b.get("type") == "text":
+        return [b["text"]]
+    if b.get("type") == "tool_result" and isinstance(b.get("content"), list):
+        return [c["text"] for c in b["content"] if c.get("type") == "text"]
+    return []
+
+
+def validate(messages: Any) -> None:
+    """Raise HistoryError, worded as the API words its 400, if the API would reject `messages`.
+
+    Consecutive same-role messages are merged into one turn, as the API does; indices in
+    errors are positions in the list as given.
+    """
+    if not isinstance(messages, list):
+        raise HistoryError("messages: Input should be a valid list", "shape")
+    if not messages:
+        raise HistoryError("messages: at least one message is required", "none")
+    last = len(messages) - 1
+    # 1. shape of every message and block
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict):
+            raise HistoryError(f"messages.{i}: Input should be a valid dictionary", "shape", i)
+        role = m.get("role")
+        if role not in ("user", "assistant"):
+            raise HistoryError(f"messages.{i}.role: Input should be 'user' or 'assistant'",
+                               "shape", i)
+        if "content" not in m:
+            raise HistoryError(f"messages.{i}.content: Field required", "shape", i)
+        content = m["content"]
+        if not isinstance(content, str | list):
+            raise HistoryError(f"messages.{i}.content: Input should be a valid string or list",
+                               "shape", i)
+        if not content and not (i == last and role == "assistant"):
+            raise HistoryError(
+                f"messages.{i}: all messages must have non-empty content except for the "
+                "optional final assistant message", "empty", i)
+        for j, b in enumerate(blocks(m)):
+            _check_block(i, j, b, role)
+    # 2. blank text
+    for i, m in enumerate(messages):
+        final_prefill = i == last and m["role"] == "assistant"
+        for b in blocks(m):
+            for s in _texts_of(b):
+                if not s.strip() and not (final_prefill and s == ""):
+                    raise HistoryError("messages: text content blocks must contain "
+                                       "non-whitespace text", "blank", i)
+    # 3. merge consecutive same-role messages into turns: (role, [(msg index, block index, block)])
+    turns: list[tuple[str, list[tuple[int, int, Block]]]] = []
+    for i, m in enumerate(messages):
+        entries = [(i, j, b) for j, b in enumerate(blocks(m))]
+        if turns and turns[-1][0] == m["role"]:
+            turns[-1][1].extend(entries)
+        else:
+            turns.append((m["role"], entries))
+    # 4. tool pairs, in order of position
+    for t, (role, entries) in enumerate(turns):
+        if role == "user":
+            prev_ids = set()
+            if t > 0:
+                prev_ids = {b["id"] for _, _, b in turns[t - 1][1] if b["type"] == "tool_use"}
+            bad = [(i, j, b) for i, j, b in entries
+                   if b["type"] == "tool_result" and b["tool_use_id"] not in prev_ids]
+            if bad:
+                i, j, _ = bad[0]
+                ids = ", ".join(b["tool_use_id"] for _, _, b in bad)
+                raise HistoryError(
+                    f"messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` "
+                    f"blocks: {ids}. Each `tool_result` block must have a corresponding "
+                    "`tool_use` block in the previous message.", "orphan", i)
+        else:
+            uses = [(i, b) for i, _, b in entries if b["type"] == "tool_use"]
+            if not uses:
+                continue
+            answered: set[str] = set()
+            if t + 1 < len(turns):
+                for _, _, b in turns[t + 1][1]:
+                    if b["type"] != "tool_result":
+                        break
+                    answered.add(b["tool_use_id"])
+            missing = [(i, b) for i, b in uses if b["id"] not in answered]
+            if missing:
+                i = missing[0][0]
+                ids = ", ".join(b["id"] for _, b in missing)
+                raise HistoryError(
+                    f"messages.{i}: `tool_use` ids were found without `tool_result` blocks "
+                    f"immediately after: {ids}. Each `tool_use` block must have a corresponding "
+                    "`tool_result` block in the next message.", "split", i)
+
+
+def is_valid(messages: Any) -> bool:
+    """True when `validate` accepts the history."""
+    try:
+        validate(messages)
+    except HistoryError:
+        return False
+    return True
+
+
+def copy_history(messages: list[Message]) -> list[Message]:
+    """A deep copy (strategies return new lists and never mutate their input)."""
+    return json.loads(json.dumps(messages))
