@@ -1,5 +1,373 @@
-"""The course model's behaviour (placeholder until the agent issue lands)."""
+"""What the offline course model says: an agent whose only knowledge is the request.
+
+Each call reads the system prompt, the tools and the visible messages, and decides one
+step. Nothing is remembered between calls, and nothing knows which lesson is running:
+if a strategy removed the task, a finding or a constraint, the model no longer knows it.
+
+The course model understands the course's three kinds of task (an audit of configs, a
+needle in a long log, a purchase under constraints). It is a deterministic stand-in for
+a real model, written so that the effects of context management are visible; it is not
+Claude and is not meant to imitate Claude's wording.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..messages import blocks, result_text
+from ..tools import parse_notice
+
+SUMMARY_MARK = "[Summary of earlier turns]"
+CLEARED_RE = re.compile(r"^\s*\[?\s*(tool result\s+)?(cleared|removed|omitted|elided)", re.I)
+NO_TASK = ("I don't know what to do: I cannot see a task in this conversation. "
+           "What would you like me to work on?")
 
 
-def respond(*, system, tools, messages, seed):
-    return [{"type": "text", "text": "Hello from the offline course model."}]
+@dataclass
+class Result:
+    """A tool result the model can see, with the call that produced it."""
+
+    name: str
+    input: dict
+    text: str
+    is_error: bool
+    newest: bool  # in the last message: not yet looked at
+
+    @property
+    def cleared(self) -> bool:
+        return bool(CLEARED_RE.match(self.text))
+
+
+@dataclass
+class View:
+    """Everything visible in one request, sorted by kind."""
+
+    system: str
+    tool_names: set[str]
+    user_texts: list[str] = field(default_factory=list)  # what the user wrote, oldest first
+    own_texts: list[str] = field(default_factory=list)  # the model's earlier text (its notes)
+    summaries: list[str] = field(default_factory=list)
+    results: list[Result] = field(default_factory=list)
+
+    @property
+    def knowledge(self) -> str:
+        """All text the model can read, for facts and constraints."""
+        parts = [self.system, *self.summaries, *self.user_texts, *self.own_texts]
+        return "\n".join(p for p in parts if p)
+
+    @property
+    def newest(self) -> list[Result]:
+        return [r for r in self.results if r.newest]
+
+    def last_instruction(self) -> str:
+        return self.user_texts[-1] if self.user_texts else ""
+
+
+def read_view(system, tools, messages) -> View:
+    if isinstance(system, list):
+        system = "\n".join(b.get("text", "") for b in system)
+    view = View(system or "", {t.get("name", "") for t in tools or []})
+    calls: dict[str, tuple[str, dict]] = {}
+    last = len(messages) - 1
+    for i, m in enumerate(messages):
+        for b in blocks(m):
+            kind = b.get("type")
+            if kind == "text" and m["role"] == "user":
+                target = view.summaries if b["text"].startswith(SUMMARY_MARK) else view.user_texts
+                target.append(b["text"])
+            elif kind == "text":
+                view.own_texts.append(b["text"])
+            elif kind == "compaction" and b.get("content"):
+                view.summaries.append(b["content"])
+            elif kind == "tool_use":
+                calls[b["id"]] = (b["name"], b.get("input") or {})
+            elif kind == "tool_result":
+                name, args = calls.get(b["tool_use_id"], ("?", {}))
+                view.results.append(Result(name, args, result_text(b), bool(b.get("is_error")),
+                                           newest=i == last))
+    return view
+
+
+def respond(*, system, tools, messages, seed: str) -> list[dict]:
+    """The content of the model's next message (tool_use ids are filled in by the server)."""
+    view = read_view(system, tools, messages)
+    if not tools and _asks_for_summary(view):
+        from .summarizer import summarize  # noqa: PLC0415 (the seam for compaction)
+        return [_text(summarize(view))]
+    for skill in (Shopping, Audit, Needle):
+        if skill.applies(view):
+            return skill(view).act()
+    if view.tool_names:
+        return [_text(NO_TASK)]
+    return [_text("Hello! I am the offline course model, a deterministic stand-in for a "
+                  "real model. Give me one of the course's tasks and some tools.")]
+
+
+def _asks_for_summary(view: View) -> bool:
+    return bool(re.search(r"\bsummar", view.system, re.I))
+
+
+def _text(s: str) -> dict:
+    return {"type": "text", "text": s}
+
+
+def _call(tool: str, **args) -> dict:
+    return {"type": "tool_use", "id": "", "name": tool, "input": args}
+
+
+# ---------------------------------------------------------------- audit
+
+NOTE_RE = re.compile(r"^Noted \[(\d+)/(\d+)\] (\S+): (.*)$", re.M)
+PLAN_RE = re.compile(r"^Plan: check (\d+) files in order(?:, in (\S*) with (\S*))?: (.+)$", re.M)
+LIST_LINE_RE = re.compile(r"^(\S+)\s+\(\d+ lines?\)$", re.M)
+
+
+def plan(files: list[str]) -> str:
+    """The model's note of what it will read, compact: folder and extension said once."""
+    folder = files[0].rsplit("/", 1)[0] + "/" if "/" in files[0] else ""
+    ext = "." + files[0].rsplit(".", 1)[-1] if "." in files[0] else ""
+    if all(f.startswith(folder) and f.endswith(ext) for f in files) and (folder or ext):
+        names = [f[len(folder):len(f) - len(ext)] for f in files]
+        return (f"Plan: check {len(files)} files in order, in {folder} with {ext}: "
+                + ", ".join(names))
+    return f"Plan: check {len(files)} files in order: {', '.join(files)}"
+
+
+class Audit:
+    """Read every file of the listing in order, note each finding, answer from the notes."""
+
+    TASK_RE = re.compile(r"whose `?(\w+)`? is above (\d+)")
+
+    @classmethod
+    def applies(cls, view: View) -> bool:
+        return cls.TASK_RE.search(view.system + "\n" + "\n".join(view.user_texts +
+                                                                 view.summaries)) is not None
+
+    def __init__(self, view: View):
+        self.view = view
+        m = self.TASK_RE.search("\n".join([view.system, *view.user_texts, *view.summaries]))
+        self.key, self.threshold = m.group(1), int(m.group(2))
+        self.notes = {(int(a), path): rest for a, _, path, rest in
+                      NOTE_RE.findall("\n".join(view.summaries + view.own_texts))}
+
+    def files(self) -> list[str]:
+        for r in reversed(self.view.results):
+            if r.name == "list_files" and not r.cleared and not r.is_error:
+                found = LIST_LINE_RE.findall(r.text)
+                if found:
+                    return found
+        plans = PLAN_RE.findall("\n".join(self.view.summaries + self.view.own_texts))
+        if not plans:
+            return []
+        _, folder, ext, names = plans[-1]
+        return [f"{folder}{name.strip()}{ext}" for name in names.split(",")]
+
+    def visible_file(self, path: str) -> str | None:
+        """The newest uncut, uncleared text of `path` the model can see, if any."""
+        for r in reversed(self.view.results):
+            if r.name == "read_file" and r.input.get("path") == path and not r.cleared \
+                    and not r.is_error:
+                return r.text
+        return None
+
+    def value_in(self, text: str) -> str | None:
+        m = re.search(rf"^\s*{re.escape(self.key)}\s*=\s*(\S+)", text, re.M)
+        return m.group(1) if m else None
+
+    def act(self) -> list[dict]:
+        files = self.files()
+        said: list[str] = []
+        if not files:
+            if any(r.name == "list_files" and r.newest for r in self.view.results):
+                return [_text("The workspace has no files to audit. Answer: none")]
+            return [_text("I'll start by listing the files."), _call("list_files")]
+        if not PLAN_RE.search("\n".join(self.view.summaries + self.view.own_texts)) or \
+                any(r.name == "list_files" and r.newest for r in self.view.results):
+            said.append(plan(files))
+        defaults = next((f for f in files if f.endswith("_defaults.conf")), None)
+        n = len(files)
+        # look at what just came back
+        for r in self.view.newest:
+            if r.name != "read_file":
+                continue
+            path = r.input.get("path", "")
+            if path not in files:
+                continue
+            pos = files.index(path) + 1
+            if r.cleared or r.is_error:
+                return [_text("\n".join(said + [f"The result for {path} is gone; reading it "
+                                                "again."])), _call("read_file", path=path)]
+            value = self.value_in(r.text)
+            notice = parse_notice(r.text)
+            name = path.rsplit("/", 1)[-1].removesuffix(".conf")
+            if path == defaults:
+                note = "shared defaults (values in the file)"
+            elif value is None and notice:
+                said.append(f"No `{self.key}` in {path} so far; continuing at "
+                            f"offset={notice[1]}.")
+                return [_text("\n".join(said)), _call("read_file", path=notice[0],
+                                                      offset=notice[1])]
+            elif value is None:
+                note = f"{name} has no {self.key} setting"
+            elif value == "inherit":
+                note = f"{name} {self.key} = inherit (needs {defaults})"
+            else:
+                note = self._verdict(name, int(value))
+            self.notes[(pos, path)] = note
+            said.append(f"Noted [{pos}/{n}] {path}: {note}")
+        # resolve inherited values against visible defaults, re-reading them when cleared
+        pending = [(pos, path, note) for (pos, path), note in sorted(self.notes.items())
+                   if "= inherit (needs" in note]
+        if pending:
+            text = self.visible_file(defaults) if defaults else None
+            value = self.value_in(text) if text else None
+            if value is None and defaults:
+                said.append(f"I need the shared value from {defaults}, which I can no "
+                            "longer see; reading it again.")
+                return [_text("\n".join(said)), _call("read_file", path=defaults)]
+            for pos, path, _ in pending:
+                name = path.rsplit("/", 1)[-1].removesuffix(".conf")
+                note = self._verdict(name, int(value), inherited=True)
+                self.notes[(pos, path)] = note
+                said.append(f"Noted [{pos}/{n}] {path}: {note}")
+        done = max((pos for pos, _ in self.notes), default=0)
+        if done < n:
+            nxt = files[done]
+            return [_text("\n".join(said + [f"Next: {nxt}."])), _call("read_file", path=nxt)]
+        return [_text("\n".join(said + [self.answer()]))]
+
+    def _verdict(self, name: str, value: int, inherited: bool = False) -> str:
+        how = " via defaults" if inherited else ""
+        side = "above" if value > self.threshold else "not above"
+        return f"{name} {self.key} = {value}{how} ({side} {self.threshold})"
+
+    def answer(self) -> str:
+        pat = re.compile(rf"^(\S+) {re.escape(self.key)} = (\d+)(?: via defaults)? \(above ")
+        found = {}
+        for (_, _), note in sorted(self.notes.items()):
+            m = pat.match(note)
+            if m:
+                found[m.group(1)] = int(m.group(2))
+        if not found:
+            return "Answer:\nnone"
+        return "Answer:\n" + "\n".join(f"{k}: {v}" for k, v in found.items())
+
+
+# ---------------------------------------------------------------- needle
+
+class Needle:
+    """Read a log page by page while it says there is more; answer the confirmed cause."""
+
+    TASK_RE = re.compile(r"Read `([^`]+)` and report the confirmed root cause")
+    CONFIRMED_RE = re.compile(r"root cause confirmed: ([A-Z]+-[A-Z]+)")
+    GUESS_RE = re.compile(r"hypothesis: root cause is ([A-Z]+-[A-Z]+)")
+
+    @classmethod
+    def applies(cls, view: View) -> bool:
+        return cls.TASK_RE.search("\n".join([view.system, *view.user_texts,
+                                             *view.summaries])) is not None
+
+    def __init__(self, view: View):
+        self.view = view
+        m = self.TASK_RE.search("\n".join([view.system, *view.user_texts, *view.summaries]))
+        self.path = m.group(1)
+
+    def act(self) -> list[dict]:
+        seen = "\n".join(r.text for r in self.view.results
+                         if r.name == "read_file" and not r.cleared)
+        everything = seen + "\n" + self.view.knowledge
+        confirmed = self.CONFIRMED_RE.search(everything)
+        if confirmed:
+            return [_text(f"The log confirms the root cause: {confirmed.group(1)}.\n"
+                          f"Answer: {confirmed.group(1)}")]
+        reads = [r for r in self.view.results if r.name == "read_file" and not r.is_error]
+        if not reads:
+            return [_text(f"I'll read {self.path}."), _call("read_file", path=self.path)]
+        last = reads[-1]
+        notice = parse_notice(last.text)
+        if last.cleared:
+            return [_text(f"My read of {self.path} was cleared; reading it again."),
+                    _call("read_file", **last.input)]
+        guess = self.GUESS_RE.search(everything)
+        note = (f"Noted: the log names a hypothesis, {guess.group(1)}, not yet confirmed."
+                if guess else "Noted: no root cause in this part.")
+        if notice:
+            return [_text(f"{note} The result says there is more; continuing at "
+                          f"offset={notice[1]}."),
+                    _call("read_file", path=notice[0], offset=notice[1])]
+        if guess:  # everything it saw has been read, as far as it knows
+            return [_text(f"{note} I read the whole log and found no confirmation, so the "
+                          f"hypothesis is the best answer.\nAnswer: {guess.group(1)}")]
+        return [_text("I read the whole log and found no root cause.\nAnswer: unknown")]
+
+
+# ---------------------------------------------------------------- constraints (shopping)
+
+class Shopping:
+    """Look up what the user names; when asked to choose, keep every limit it can see."""
+
+    LOOKUP_RE = re.compile(r"^Look up (?:the )?(.+?)\.?$")
+    CHOOSE_RE = re.compile(r"Which one should I buy", re.I)
+    LIMITS_RE = re.compile(r"hard limits|budget", re.I)
+    FACT_RE = re.compile(r"([A-Z][a-z]+ \d+): price \$([\d,]+); RAM (\d+) GB; rating (\d+(?:\.\d+)?)")
+    BUDGET_RE = re.compile(r"budget (?:is )?at most \$([\d,]+)", re.I)
+    RAM_RE = re.compile(r"at least (\d+) GB", re.I)
+
+    @classmethod
+    def applies(cls, view: View) -> bool:
+        last = view.last_instruction()
+        return bool(cls.LOOKUP_RE.match(last) or cls.CHOOSE_RE.search(last)
+                    or (cls.LIMITS_RE.search(last) and "get_product" in view.tool_names))
+
+    def __init__(self, view: View):
+        self.view = view
+
+    def act(self) -> list[dict]:
+        last = self.view.last_instruction()
+        newest = [r for r in self.view.newest if r.name == "get_product"]
+        if newest:
+            r = newest[-1]
+            if r.is_error:
+                return [_text(f"The lookup failed: {r.text}")]
+            return [_text(f"Noted: {r.text}.")]
+        m = self.LOOKUP_RE.match(last)
+        if m:
+            return [_text(f"Looking up {m.group(1)}."), _call("get_product", name=m.group(1))]
+        if self.CHOOSE_RE.search(last):
+            return [_text(self.choose())]
+        limits = self.limits()
+        said = "; ".join(f"{k} {v}" for k, v in limits.items()) or "none stated"
+        return [_text(f"Understood. Your limits as I note them: {said}. "
+                      "Tell me which models to look up.")]
+
+    def limits(self) -> dict[str, str]:
+        text = "\n".join([self.view.system, *self.view.summaries, *self.view.user_texts,
+                          *self.view.own_texts])
+        out = {}
+        if (b := self.BUDGET_RE.search(text)):
+            out["budget at most"] = "$" + b.group(1)
+        if (r := self.RAM_RE.search(text)):
+            out["RAM at least"] = r.group(1) + " GB"
+        return out
+
+    def choose(self) -> str:
+        text = "\n".join([self.view.knowledge] + [r.text for r in self.view.results])
+        facts = {}
+        for name, price, ram, rating in self.FACT_RE.findall(text):
+            facts[name] = (int(price.replace(",", "")), int(ram), float(rating))
+        if not facts:
+            return "I have no product details to choose from."
+        limits = self.limits()
+        budget = int(limits["budget at most"][1:].replace(",", "")) if "budget at most" \
+            in limits else None
+        min_ram = int(limits["RAM at least"].split()[0]) if "RAM at least" in limits else None
+        fits = {n: f for n, f in facts.items()
+                if (budget is None or f[0] <= budget) and (min_ram is None or f[1] >= min_ram)}
+        pool = fits or facts
+        name = max(sorted(pool), key=lambda n: (pool[n][2], -pool[n][0]))
+        price, ram, rating = pool[name]
+        why = (f"it fits your limits ({'; '.join(f'{k} {v}' for k, v in limits.items())})"
+               if limits else "it has the best rating of the models we looked up")
+        return (f"I recommend the {name} (${price:,}, {ram} GB RAM, rating {rating}): {why}.\n"
+                f"Answer: {name}")

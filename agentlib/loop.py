@@ -1,0 +1,178 @@
+"""The agent loop: send the history, run the tools the model asks for, repeat.
+
+The model is stateless, so every request carries the whole history. Before each request
+the loop passes the history through `context`, a sequence of strategies:
+
+    A strategy is a callable `strategy(messages) -> messages` that returns the history to
+    send and keep. It must not mutate its input and must return a history the API accepts
+    (`agentlib.messages.validate`). Plain functions are enough; a strategy with state (a
+    compactor) is an object with `__call__`. If it has an attribute `event` (a string set
+    by the call, or None), the loop records it in the trace; otherwise the loop records
+    how many messages and tokens the strategy removed.
+
+`run_agent` works the same against the offline course model and against Claude.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import anthropic
+
+from . import tokens
+from .client import model_name
+from .messages import message_text, user
+
+Strategy = Callable[[list[dict]], list[dict]]
+DEFAULT_SYSTEM = ("You are a careful agent with tools. Work step by step, and after each "
+                  "tool result write down what you learned before the next call.")
+
+
+@dataclass
+class Step:
+    """One request of a run, as the trace records it."""
+
+    index: int
+    input_tokens: int = 0  # usage.input_tokens (0 when the call failed)
+    output_tokens: int = 0
+    estimate: int = 0  # characters / 4 of what was sent
+    messages_sent: int = 0
+    events: list[str] = field(default_factory=list)
+    error: str | None = None
+    stop_reason: str | None = None
+    tool_calls: list[tuple[str, dict]] = field(default_factory=list)
+    sent: list[dict] = field(default_factory=list, repr=False)  # what the model saw
+
+
+@dataclass
+class Run:
+    """What a run produced: the history, a trace per step, the answer and its score."""
+
+    label: str
+    history: list[dict]
+    transcript: list[dict]  # every message ever added, whatever the strategies dropped
+    steps: list[Step]
+    answer: str | None
+    score: Any
+    stopped: str  # "answered", "max_steps", or "error: ..."
+    system: str | None = None
+    tools: list[dict] = field(default_factory=list)
+
+    @property
+    def calls(self) -> int:
+        return len(self.steps)
+
+    @property
+    def total_input_tokens(self) -> int:
+        return sum(s.input_tokens for s in self.steps)
+
+    @property
+    def total_output_tokens(self) -> int:
+        return sum(s.output_tokens for s in self.steps)
+
+    @property
+    def peak_input_tokens(self) -> int:
+        return max((s.input_tokens for s in self.steps), default=0)
+
+    def tool_calls(self, name: str | None = None) -> list[tuple[str, dict]]:
+        return [c for s in self.steps for c in s.tool_calls if name in (None, c[0])]
+
+    def __repr__(self) -> str:
+        return (f"Run({self.label!r}: {self.stopped}, {self.calls} calls, "
+                f"{self.total_input_tokens:,} input tokens in all, peak "
+                f"{self.peak_input_tokens:,}, {self.score})")
+
+
+def _block_dict(block: Any) -> dict:
+    """An SDK content block as the plain dict the API takes back."""
+    d = block.to_dict() if hasattr(block, "to_dict") else dict(block)
+    return {k: v for k, v in d.items() if v is not None}
+
+
+def apply_context(strategies: Sequence[Strategy], messages: list[dict]) -> tuple[list, list]:
+    """Run the history through each strategy in order; return (history, events)."""
+    events = []
+    for strategy in strategies:
+        before = messages
+        messages = strategy(messages)
+        event = getattr(strategy, "event", None)
+        if event is None and messages is not before:
+            name = getattr(strategy, "__name__", type(strategy).__name__)
+            dropped = len(before) - len(messages)
+            saved = tokens.count(before) - tokens.count(messages)
+            if dropped or saved:
+                event = f"{name}: {len(before)} -> {len(messages)} messages, -{saved} tokens"
+        if event:
+            events.append(event)
+    return messages, events
+
+
+def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strategy] = (),
+              system: str | None = DEFAULT_SYSTEM, max_steps: int = 60,
+              model: str | None = None, max_tokens: int = 2048, label: str = "",
+              history: list[dict] | None = None, extra: dict | None = None) -> Run:
+    """Run `workload` until the agent answers, `max_steps` requests, or an API error.
+
+    `history` continues an earlier conversation instead of starting with the task;
+    `extra` adds request parameters (for example `context_management`, with a beta client).
+    """
+    if max_steps < 1:
+        raise ValueError(f"max_steps must be at least 1, got {max_steps}")
+    tools = workload.toolbox.definitions
+    turns = list(workload.turns)
+    history = list(history) if history is not None else [user(workload.task)]
+    transcript = list(history)
+    steps: list[Step] = []
+    answer, stopped = None, "max_steps"
+    params: dict[str, Any] = {"model": model or model_name(), "max_tokens": max_tokens,
+                              "tools": tools, **(extra or {})}
+    if system:
+        params["system"] = system
+    create = client.beta.messages.create if "betas" in params else client.messages.create
+    for i in range(max_steps):
+        history, events = apply_context(context, history)
+        step = Step(i, estimate=tokens.estimate(history, system=system, tools=tools),
+                    messages_sent=len(history), events=events, sent=history)
+        steps.append(step)
+        try:
+            response = create(messages=history, **params)
+        except anthropic.APIStatusError as e:
+            body = e.body if isinstance(e.body, dict) else {}
+            message = (body.get("error") or {}).get("message", str(e))
+            step.error = f"{e.status_code} {type(e).__name__}: {message}"
+            stopped = f"error: {message}"
+            break
+        step.input_tokens = response.usage.input_tokens
+        step.output_tokens = response.usage.output_tokens
+        step.stop_reason = response.stop_reason
+        applied = getattr(getattr(response, "context_management", None), "applied_edits", None)
+        for edit in applied or []:
+            step.events.append(f"server: {edit.type} {_edit_summary(edit)}")
+        reply = {"role": "assistant", "content": [_block_dict(b) for b in response.content]}
+        step.tool_calls = [(b["name"], b["input"]) for b in reply["content"]
+                           if b["type"] == "tool_use"]
+        history = history + [reply]
+        transcript.append(reply)
+        if response.stop_reason == "tool_use":
+            results = workload.toolbox.run_all(reply)
+            history.append(results)
+            transcript.append(results)
+        elif response.stop_reason in ("pause_turn", "compaction"):
+            continue
+        elif turns:
+            nxt = user(turns.pop(0))
+            history.append(nxt)
+            transcript.append(nxt)
+        else:
+            answer, stopped = message_text(reply), "answered"
+            break
+    score = workload.score(answer)
+    return Run(label or "run", history, transcript, steps, answer, score, stopped,
+               system, tools)
+
+
+def _edit_summary(edit: Any) -> str:
+    d = edit.to_dict() if hasattr(edit, "to_dict") else dict(edit)
+    return ", ".join(f"{k}={v}" for k, v in d.items() if k != "type")

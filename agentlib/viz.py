@@ -1,0 +1,592 @@
+"""Pictures of a run: token plots from a trace, and a viewer of the context window.
+
+Two questions drive every lesson: how many tokens does each request send (and what do
+they add up to), and what fills the window at a given step. `plot_tokens` answers the
+first from a run's trace; `window_html` / `show_window` answer the second by drawing
+every block of a message list as a box whose width is its token count, coloured by what
+it is (a tool result, a cleared result, a summary, ...).
+
+Everything here is deterministic (no ids, no timestamps, no randomness), so a notebook
+re-run produces the same saved outputs, and nothing prints. A run is duck-typed: it needs
+`.steps` (each with `.index`, `.input_tokens`, `.estimate`, `.events`, `.error`, `.sent`),
+`.system`, `.tools`, `.history` and `.label`.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from agentlib import tokens
+
+# Prefixes that mark what a context strategy left behind. The modules that write them
+# own them; they are repeated here so that the viewer can recognise them.
+SUMMARY_MARK = "[Summary of earlier turns]"
+TRUNCATION_MARK = "[Earlier turns removed"
+CLEARED_MARK = "[cleared"
+
+# kind -> (legend label, background colour). One palette for the HTML and the plots.
+KINDS: dict[str, tuple[str, str]] = {
+    "system": ("system prompt", "#b0bec5"),
+    "tools": ("tool definitions", "#bcaaa4"),
+    "user": ("user text", "#90caf9"),
+    "assistant": ("assistant text", "#a5d6a7"),
+    "tool_use": ("tool_use", "#ffcc80"),
+    "tool_result": ("tool_result", "#fff176"),
+    "cleared": ("cleared result", "#eeeeee"),
+    "error": ("error result", "#ef9a9a"),
+    "summary": ("summary", "#ce93d8"),
+    "truncation": ("truncation marker", "#f48fb1"),
+    "compaction": ("compaction block", "#b39ddb"),
+    "other": ("other block", "#e0e0e0"),
+}
+
+# ---------------------------------------------------------------- what a block is
+
+
+def _blocks(message: Mapping) -> list[dict]:
+    """A message's content as a list of blocks (a plain string is one text block)."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [b for b in content or [] if isinstance(b, dict)]
+
+
+def _result_text(block: Mapping) -> str:
+    """The text inside a tool_result (its content is a string or a list of text blocks)."""
+    content = block.get("content")
+    if isinstance(content, str):
+        return content
+    return "\n".join(c.get("text", "") for c in content or [] if isinstance(c, dict))
+
+
+def block_kind(block: Mapping, role: str = "user") -> str:
+    """What a block is, as one of the keys of `KINDS` (the viewer's colour)."""
+    kind = block.get("type")
+    if kind == "text":
+        text = block.get("text", "").lstrip()
+        if text.startswith(SUMMARY_MARK):
+            return "summary"
+        if text.startswith(TRUNCATION_MARK):
+            return "truncation"
+        return "assistant" if role == "assistant" else "user"
+    if kind == "tool_result":
+        if _result_text(block).lstrip().startswith(CLEARED_MARK):
+            return "cleared"
+        return "error" if block.get("is_error") else "tool_result"
+    if kind in ("tool_use", "compaction"):
+        return kind
+    return "other"
+
+
+def _preview(block: Mapping) -> str:
+    """The readable text of a block, for the hover title."""
+    kind = block.get("type")
+    if kind == "text":
+        return block.get("text", "")
+    if kind == "tool_use":
+        args = json.dumps(block.get("input", {}), ensure_ascii=False)
+        return f"{block.get('name', '')}({args})"
+    if kind == "tool_result":
+        return _result_text(block)
+    if kind == "compaction":
+        return block.get("content") or ""
+    return json.dumps(block, ensure_ascii=False)
+
+
+def _short(s: str, n: int) -> str:
+    s = " ".join(s.split())
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def _label(block: Mapping, kind: str, n: int) -> str:
+    """The few words written inside a block's box."""
+    if kind == "tool_use":
+        args = [v for v in (block.get("input") or {}).values() if isinstance(v, str | int)]
+        first = f" {_short(str(args[0]), 24)}" if args else ""
+        return f"tool_use {block.get('name', '')}{first}"
+    names = {"user": "text", "assistant": "text", "tool_result": "result", "error": "error",
+             "cleared": "cleared", "summary": "summary", "truncation": "truncated",
+             "compaction": "compaction", "other": str(block.get("type", "block"))}
+    return f"{names.get(kind, kind)} {n:,} tok"
+
+
+def kind_tokens(messages: Sequence[Mapping], *, system: Any = None,
+                tools: Sequence[Mapping] | None = None) -> dict[str, int]:
+    """Tokens per kind of block (`KINDS` keys) in what would be sent; absent kinds are 0.
+
+    Message framing (a few tokens per message) is not in any block, so the values add up
+    to slightly less than `tokens.count(messages, system=system, tools=tools)`.
+    """
+    totals = dict.fromkeys(KINDS, 0)
+    if system:
+        totals["system"] += tokens.count(system)
+    if tools:
+        totals["tools"] += tokens.count([], tools=list(tools))
+    for message in messages:
+        role = message.get("role", "user")
+        for block in _blocks(message):
+            totals[block_kind(block, role)] += tokens.count(block)
+    return totals
+
+
+# ---------------------------------------------------------------- the window as HTML
+
+_FONT = "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:11px"
+_LABEL_PX = 130  # the role column
+_MIN_PX = 6  # a one-token block is still visible
+_GAP_PX = 2
+
+
+def _box(kind: str, width: float, label: str, title: str) -> str:
+    bg = KINDS[kind][1]
+    border = "1px dashed #757575" if kind == "cleared" else "1px solid rgba(0,0,0,0.25)"
+    style = (f"flex:0 0 auto;box-sizing:border-box;width:{width:.1f}px;height:18px;"
+             f"line-height:16px;background:{bg};border:{border};border-radius:3px;"
+             "padding:0 3px;overflow:hidden;white-space:nowrap;text-overflow:ellipsis;"
+             "color:#212121")
+    return (f'<div class="cw-box cw-{kind}" style="{style}" '
+            f'title="{html.escape(title)}">{html.escape(label)}</div>')
+
+
+def _row(head: str, boxes: list[str], css: str = "") -> str:
+    label = (f'<div class="cw-role" style="flex:0 0 {_LABEL_PX}px;color:#424242;'
+             f'overflow:hidden;white-space:nowrap">{head}</div>')
+    inner = "".join(boxes) or '<span style="color:#c62828">(empty content)</span>'
+    return (f'<div class="cw-row {css}" style="display:flex;align-items:center;'
+            f'margin:1px 0"><div style="display:flex">{label}</div>'
+            f'<div style="display:flex;flex-wrap:wrap;gap:{_GAP_PX}px">{inner}</div></div>')
+
+
+def _items(block_list: list[tuple[str, int, str, str]], scale: float) -> list[str]:
+    return [_box(kind, max(_MIN_PX, n * scale), label, title)
+            for kind, n, label, title in block_list]
+
+
+def _title(kind: str, n: int, preview: str, limit: int = 200) -> str:
+    body = preview if len(preview) <= limit else preview[:limit] + "…"
+    return f"{KINDS[kind][0]} · {n:,} tokens\n{body}"
+
+
+def window_html(messages: Sequence[Mapping], *, system: Any = None,
+                tools: Sequence[Mapping] | None = None, window: int | None = None,
+                width_px: int = 900, max_rows: int = 200) -> str:
+    """A static HTML picture of a context window: one row per message, one box per block.
+
+    A box's width is proportional to its exact token count (`tokens.count`), with a
+    minimum so that tiny blocks stay visible; its colour says what it is (see `KINDS`)
+    and hovering shows its first 200 characters. The header gives the total (what the
+    model would report as `usage.input_tokens`) and, with `window`, how full it is.
+    Histories longer than `max_rows` show their first and last rows around a gap row.
+    Inline styles only, no scripts, no ids: the same input gives the same string.
+    """
+    messages = list(messages)
+    total = tokens.count(messages, system=system, tools=tools)
+
+    # Every row as (head, [(kind, tokens, label, title)]); system and tools come first.
+    rows: list[tuple[str, list[tuple[str, int, str, str]]]] = []
+    if system:
+        parts = [system] if isinstance(system, str) else list(system)
+        items = []
+        for part in parts:
+            text = part if isinstance(part, str) else _preview(part)
+            n = tokens.count(part)
+            items.append(("system", n, f"system {n:,} tok", _title("system", n, text)))
+        rows.append(("system", items))
+    if tools:
+        items = []
+        for tool in tools:
+            n = tokens.count([], tools=[tool])
+            name = str(tool.get("name", tool.get("type", "tool")))
+            text = f"{name}: {tool.get('description', '')}"
+            items.append(("tools", n, name, _title("tools", n, text)))
+        rows.append((f"tools ({len(tools)})", items))
+    fixed = len(rows)
+
+    shown = list(enumerate(messages))
+    gap: tuple[int, int] | None = None  # (position among message rows, hidden count)
+    gap_tokens = 0
+    if len(messages) > max_rows:
+        head = max_rows // 2
+        tail = max_rows - head
+        gap = (head, len(messages) - max_rows)
+        hidden = messages[head:len(messages) - tail]
+        gap_tokens = tokens.count(hidden)
+        shown = shown[:head] + shown[len(messages) - tail:]
+    sizes = []  # each shown message's tokens, framing included
+    for i, message in shown:
+        role = message.get("role", "?")
+        items = []
+        for block in _blocks(message):
+            kind = block_kind(block, role)
+            n = tokens.count(block)
+            items.append((kind, n, _label(block, kind, n), _title(kind, n, _preview(block))))
+        rows.append((f"#{i} {role}", items))
+        sizes.append(tokens.count(message))
+
+    # One scale for all rows, chosen so that the largest row fits on one line.
+    avail = width_px - _LABEL_PX - 8
+    scale = float("inf")
+    for _, items in rows:
+        room = avail - len(items) * (_MIN_PX + _GAP_PX)
+        row_tokens = sum(n for _, n, _, _ in items)
+        if room > 0 and row_tokens > 0:
+            scale = min(scale, room / row_tokens)
+    if scale == float("inf"):
+        scale = 1.0
+
+    out = [f'<div class="cw" style="{_FONT};width:{width_px}px;color:#212121">']
+    out.append(_header(messages, total, window, system, tools, width_px))
+    for r, (head, items) in enumerate(rows):
+        if gap and r - fixed == gap[0]:
+            out.append(f'<div class="cw-row cw-gap" style="color:#757575;margin:3px 0;'
+                       f'padding-left:{_LABEL_PX}px">… {gap[1]:,} messages '
+                       f'({gap_tokens:,} tokens) …</div>')
+        if r >= fixed:
+            head = f"{html.escape(head)} <span style=\"color:#9e9e9e\">{sizes[r - fixed]:,}</span>"
+        out.append(_row(head, _items(items, scale)))
+    out.append(_legend())
+    out.append("</div>")
+    return "\n".join(out)
+
+
+def _header(messages: list, total: int, window: int | None, system: Any,
+            tools: Sequence[Mapping] | None, width_px: int) -> str:
+    """The totals line and, with a window, a fill bar split by kind."""
+    line = f"{len(messages):,} messages · {total:,} tokens"
+    if not window:
+        return f'<div class="cw-head" style="margin-bottom:4px"><b>{line}</b></div>'
+    pct = 100 * total / window
+    colour = "#2e7d32" if pct < 70 else "#ef6c00" if pct <= 100 else "#c62828"
+    over = f" — over by {total - window:,}" if total > window else ""
+    fill = f"{total:,} / {window:,} tokens ({pct:.0f}%){over}"
+    segs = []
+    by_kind = kind_tokens(messages, system=system, tools=tools)
+    framing = total - sum(by_kind.values())
+    for kind, n in [*by_kind.items(), ("other", framing)]:
+        if n > 0:
+            w = 100 * n / max(total, window)  # past the window, the bar is the total
+            segs.append(f'<div class="cw-seg cw-{kind}" style="width:{w:.2f}%;height:100%;'
+                        f'background:{KINDS[kind][1]}" title="{KINDS[kind][0]}: {n:,}"></div>')
+    bar = (f'<div class="cw-fill" style="display:flex;width:{width_px - 2}px;height:10px;'
+           f'border:1px solid {colour};border-radius:2px;overflow:hidden;margin:3px 0 6px">'
+           f'{"".join(segs)}</div>')
+    return (f'<div class="cw-head"><b>{line}</b> · <span style="color:{colour}">'
+            f"{fill}</span></div>{bar}")
+
+
+def _legend() -> str:
+    items = []
+    for kind, (name, bg) in KINDS.items():
+        border = "1px dashed #757575" if kind == "cleared" else "1px solid rgba(0,0,0,0.25)"
+        items.append(f'<span style="display:inline-flex;align-items:center;margin-right:10px">'
+                     f'<span class="cw-key cw-{kind}" style="display:inline-block;width:12px;'
+                     f'height:10px;background:{bg};border:{border};margin-right:3px"></span>'
+                     f"{name}</span>")
+    return f'<div class="cw-legend" style="margin-top:6px;color:#616161">{"".join(items)}</div>'
+
+
+class WindowView:
+    """A context window that a notebook displays as HTML (its `_repr_html_`)."""
+
+    def __init__(self, messages: Sequence[Mapping], **kw: Any) -> None:
+        self.messages = list(messages)
+        self.kw = kw
+        self.html = window_html(self.messages, **kw)
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def __repr__(self) -> str:  # the text/plain output; stable, unlike the default repr
+        n = tokens.count(self.messages, system=self.kw.get("system"),
+                         tools=self.kw.get("tools"))
+        return f"WindowView({len(self.messages)} messages, {n:,} tokens)"
+
+
+def show_window(messages: Sequence[Mapping], **kw: Any) -> WindowView:
+    """The window picture as a displayable object; same keywords as `window_html`."""
+    return WindowView(messages, **kw)
+
+
+def _sent(step: Any) -> list:
+    return list(getattr(step, "sent", None) or [])
+
+
+def show_step(run: Any, index: int = -1, *, window: int | None = None) -> WindowView:
+    """The static picture of what one step of a run sent (the last step by default)."""
+    if not run.steps:
+        return show_window(run.history, system=run.system, tools=run.tools, window=window)
+    step = run.steps[index]
+    return show_window(_sent(step), system=run.system, tools=run.tools, window=window)
+
+
+def step_caption(step: Any) -> str:
+    """One line about a step: its input tokens, its events and its error."""
+    parts = [f"step {step.index}", f"input {step.input_tokens:,} tokens",
+             f"estimate {step.estimate:,}"]
+    if step.events:
+        parts.append("events: " + "; ".join(step.events))
+    if step.error:
+        parts.append(f"error: {step.error}")
+    return " · ".join(parts)
+
+
+def window_viewer(run: Any, *, window: int | None = None) -> Any:
+    """A slider over a run's steps that shows what each step sent (an ipywidgets VBox).
+
+    Widgets need a live kernel; saved notebooks and GitHub show `show_step` instead.
+    Without ipywidgets, or for a run without steps, this returns that static picture.
+    """
+    try:
+        import ipywidgets as widgets
+    except ImportError:
+        return show_step(run, window=window)
+    if not run.steps:
+        return show_step(run, window=window)
+
+    def render(i: int) -> tuple[str, str]:
+        step = run.steps[i]
+        page = window_html(_sent(step), system=run.system, tools=run.tools, window=window)
+        caption = html.escape(step_caption(step))
+        if step.error:
+            caption = f'<span style="color:#c62828">{caption}</span>'
+        return f'<div style="{_FONT}">{caption}</div>', page
+
+    last = len(run.steps) - 1
+    caption, page = render(last)
+    slider = widgets.IntSlider(value=last, min=0, max=last, description="step",
+                               continuous_update=False)
+    caption_w = widgets.HTML(value=caption)
+    page_w = widgets.HTML(value=page)
+
+    def on_change(change: dict) -> None:
+        caption_w.value, page_w.value = render(change["new"])
+
+    slider.observe(on_change, names="value")
+    return widgets.VBox([slider, caption_w, page_w])
+
+
+# ---------------------------------------------------------------- plots
+
+
+def _as_runs(runs: Any) -> dict[str, Any]:
+    """One run, a list of runs (named by `.label`) or a dict label -> run, as a dict."""
+    if isinstance(runs, Mapping):
+        return dict(runs)
+    if not isinstance(runs, list | tuple):
+        runs = [runs]
+    out: dict[str, Any] = {}
+    for i, run in enumerate(runs):
+        label = str(getattr(run, "label", None) or f"run {i}")
+        name, k = label, 2
+        while name in out:  # two runs with one label stay two lines
+            name, k = f"{label} ({k})", k + 1
+        out[name] = run
+    return out
+
+
+def _integer_steps(ax: Any) -> None:
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    ax.grid(True, alpha=0.3)
+    ax.set_xlabel("step")
+
+
+def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None,
+                ax: Any = None, title: str | None = None, events: bool = True) -> Any:
+    """Input tokens per request and their running total, one line per run.
+
+    Left: `input_tokens` of each step (what was re-sent), a dashed line at `window`, a
+    red x where a step failed (drawn at its pre-send estimate, since a failed call
+    reports no usage), small notes where a context strategy acted (`events`). Right
+    (with `cumulative`): the running sum, i.e. the input tokens paid for so far.
+    `ax` may be one Axes (the left panel only) or a pair. Returns the Figure; with
+    the notebook's inline backend, `fig = plot_tokens(...)` displays it once.
+    """
+    import matplotlib.pyplot as plt
+
+    named = _as_runs(runs)
+    if ax is None:
+        ncols = 2 if cumulative else 1
+        fig, axes = plt.subplots(1, ncols, figsize=(5.5 * ncols, 3.8), squeeze=False)
+        axes = list(axes[0])
+    else:
+        axes = list(ax) if isinstance(ax, Iterable) else [ax]
+        fig = axes[0].figure
+    per_step = axes[0]
+    total_ax = axes[1] if cumulative and len(axes) > 1 else None
+
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    error_labelled = False
+    for r, (label, run) in enumerate(named.items()):
+        colour = colours[r % len(colours)]
+        steps = list(run.steps)
+        xs = [s.index for s in steps]
+        ys = [s.input_tokens if not s.error else float("nan") for s in steps]
+        marker = "o" if len(steps) <= 60 else None
+        per_step.plot(xs, ys, marker=marker, markersize=3.5, linewidth=1.5, color=colour,
+                      label=label)
+        failed = [s for s in steps if s.error]
+        if failed:
+            per_step.plot([s.index for s in failed], [s.estimate or 0 for s in failed],
+                          linestyle="none", marker="x", markersize=8, markeredgewidth=2,
+                          color="#d62728", gid="error",
+                          label="_error" if error_labelled else "error (at estimate)")
+            error_labelled = True
+        if events:
+            _annotate_events(per_step, steps, colour)
+        if total_ax is not None:
+            running, acc = [], 0
+            for s in steps:
+                acc += s.input_tokens or 0
+                running.append(acc)
+            total_ax.plot(xs, running, linewidth=1.8, color=colour, label=label)
+
+    if window:
+        per_step.axhline(window, linestyle="--", color="#555555", linewidth=1,
+                         label=f"window ({window:,})", gid="window")
+    per_step.set_ylabel("input tokens per request")
+    per_step.set_ylim(bottom=0)
+    _integer_steps(per_step)
+    per_step.legend(fontsize=8, loc="upper left", frameon=False)
+    if total_ax is not None:
+        total_ax.set_ylabel("cumulative input tokens")
+        total_ax.set_ylim(bottom=0)
+        _integer_steps(total_ax)
+    if title:
+        fig.suptitle(title)
+    if ax is None:
+        fig.tight_layout()
+    return fig
+
+
+def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 8) -> None:
+    """Ring the points where a strategy acted; write what happened on the first few."""
+    marked = [s for s in steps if s.events and not s.error]
+    if not marked:
+        return
+    ax.plot([s.index for s in marked], [s.input_tokens for s in marked], linestyle="none",
+            marker="o", markersize=8, markerfacecolor="none", markeredgecolor=colour,
+            alpha=0.6, gid="events", label="_events")
+    for s in marked[:max_notes]:
+        ax.annotate(_short("; ".join(s.events), 22), (s.index, s.input_tokens),
+                    xytext=(0, 7), textcoords="offset points", ha="center", fontsize=6.5,
+                    color=colour, alpha=0.85)
+
+
+def plot_bars(table: Mapping[str, Mapping[str, float]], metrics: Sequence[str],
+              ax: Any = None, *, title: str | None = None) -> Any:
+    """Compare strategies (label -> metric -> value) on a few metrics, with value labels.
+
+    Metrics differ in scale (tokens, calls, a success rate), so by default each metric
+    gets its own small panel with one bar per strategy. Given one Axes, all metrics are
+    drawn there as groups of bars (one colour per strategy); given a list of Axes, one
+    metric goes in each. Missing values are left out. Returns the Figure.
+    """
+    import matplotlib.pyplot as plt
+
+    labels = list(table)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+
+    def value(label: str, metric: str) -> float:
+        v = table[label].get(metric)
+        return float("nan") if v is None else float(v)
+
+    if ax is not None and not isinstance(ax, Iterable):
+        width = 0.8 / max(len(labels), 1)
+        for i, label in enumerate(labels):
+            xs = [m + (i - (len(labels) - 1) / 2) * width for m in range(len(metrics))]
+            bars = ax.bar(xs, [value(label, m) for m in metrics], width,
+                          color=colours[i % len(colours)], label=label)
+            ax.bar_label(bars, fmt=_fmt, fontsize=7, padding=1)
+        ax.set_xticks(range(len(metrics)), metrics)
+        ax.legend(fontsize=8, frameon=False)
+        ax.grid(True, axis="y", alpha=0.3)
+        if title:
+            ax.set_title(title)
+        return ax.figure
+
+    if ax is None:
+        fig, axes = plt.subplots(1, len(metrics), figsize=(max(3.2 * len(metrics), 4), 3.4),
+                                 squeeze=False)
+        axes = list(axes[0])
+    else:
+        axes = list(ax)
+        fig = axes[0].figure
+    for a, metric in zip(axes, metrics, strict=False):
+        bars = a.bar(range(len(labels)), [value(label, metric) for label in labels],
+                     color=[colours[i % len(colours)] for i in range(len(labels))])
+        a.bar_label(bars, fmt=_fmt, fontsize=7, padding=1)
+        a.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=8)
+        a.set_title(metric, fontsize=10)
+        a.grid(True, axis="y", alpha=0.3)
+        a.margins(y=0.15)
+    if title:
+        fig.suptitle(title)
+    if ax is None:
+        fig.tight_layout()
+    return fig
+
+
+def _fmt(v: float) -> str:
+    if v != v:  # NaN: a missing value
+        return ""
+    return f"{v:,.0f}" if abs(v) >= 10 else f"{v:.2g}"
+
+
+# What `plot_window_fill` stacks: a few groups of kinds, bottom to top.
+FILL_GROUPS: dict[str, tuple[str, ...]] = {
+    "system + tools": ("system", "tools"),
+    "text": ("user", "assistant", "other"),
+    "tool_use": ("tool_use",),
+    "tool_result": ("tool_result", "error"),
+    "cleared": ("cleared",),
+    "summary": ("summary", "compaction", "truncation"),
+}
+FILL_COLOURS = {"system + tools": "#90a4ae", "text": "#90caf9", "tool_use": "#ffb74d",
+                "tool_result": "#fdd835", "cleared": "#bdbdbd", "summary": "#ba68c8"}
+
+
+def plot_window_fill(run: Any, window: int | None = None, *, ax: Any = None,
+                     title: str | None = None) -> Any:
+    """What fills the window at each step, stacked by kind of block. Returns the Figure.
+
+    Counted exactly from each step's `sent` messages plus the system prompt and tools;
+    message framing is counted with text so the stack adds up to the request's size.
+    """
+    import matplotlib.pyplot as plt
+
+    steps = list(run.steps)
+    series = {group: [] for group in FILL_GROUPS}
+    for step in steps:
+        sent = _sent(step)
+        by_kind = kind_tokens(sent, system=run.system, tools=run.tools)
+        framing = tokens.count(sent, system=run.system, tools=run.tools) - sum(by_kind.values())
+        by_kind["other"] += framing
+        for group, kinds in FILL_GROUPS.items():
+            series[group].append(sum(by_kind[k] for k in kinds))
+
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(7, 3.8))
+    else:
+        fig = ax.figure
+    colours = [FILL_COLOURS[group] for group in FILL_GROUPS]
+    xs = [s.index for s in steps]
+    ax.stackplot(xs, *series.values(), labels=list(series), colors=colours,
+                 edgecolor="white", linewidth=0.3)
+    if window:
+        ax.axhline(window, linestyle="--", color="#555555", linewidth=1,
+                   label=f"window ({window:,})", gid="window")
+    ax.set_ylabel("tokens sent")
+    ax.set_ylim(bottom=0)
+    _integer_steps(ax)
+    handles, labels = ax.get_legend_handles_labels()
+    ax.legend(handles[::-1], labels[::-1], fontsize=8, loc="upper left", frameon=False)
+    ax.set_title(title or f"what fills the window: {getattr(run, 'label', '')}".rstrip(": "),
+                 fontsize=10)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,234 @@
+"""Tasks with ground truth, so every lesson's claim is a measured number.
+
+- audit: many small service configs among log noise; which have `timeout_s` above 30?
+- constraints: the user states limits early, many lookups follow, then asks for a choice.
+- needle: one long log whose decisive line sits near its end.
+
+Each generator is deterministic in its seed and returns a `Workload`: the task text,
+scripted follow-up user turns, a toolbox, the truth, and `score(answer)`.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .tools import Toolbox, Workspace
+
+
+@dataclass
+class Score:
+    """How an answer compares with the ground truth."""
+
+    success: bool
+    precision: float | None = None
+    recall: float | None = None
+    constraint_kept: bool | None = None
+    detail: str = ""
+
+    def __str__(self) -> str:
+        parts = [f"success={self.success}"]
+        if self.precision is not None:
+            parts += [f"precision={self.precision:.2f}", f"recall={self.recall:.2f}"]
+        if self.constraint_kept is not None:
+            parts.append(f"constraint_kept={self.constraint_kept}")
+        return "Score(" + ", ".join(parts) + (f"; {self.detail}" if self.detail else "") + ")"
+
+
+@dataclass
+class Workload:
+    """A task, its tools, the user's scripted later turns, and a scorer for the answer."""
+
+    name: str
+    task: str
+    toolbox: Toolbox
+    truth: Any
+    scorer: Callable[[str | None], Score]
+    turns: list[str] = field(default_factory=list)
+    workspace: Workspace | None = None
+
+    def score(self, answer: str | None) -> Score:
+        return self.scorer(answer)
+
+    @property
+    def tools(self) -> list[dict]:
+        return self.toolbox.definitions
+
+
+def _root(root: str | None, name: str) -> str:
+    return root or tempfile.mkdtemp(prefix=f"agentlib-{name}-")
+
+
+def _check_int(name: str, value: Any, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{name} must be an integer from {low} to {high}, got {value!r}")
+    return value
+
+
+# ---------------------------------------------------------------- audit
+
+WORDS = ["auth", "billing", "cart", "catalog", "checkout", "email", "gateway", "inventory",
+         "ledger", "media", "orders", "payments", "profile", "ratings", "search", "shipping",
+         "tax", "users"]
+LOG_MESSAGES = [
+    "INFO request served in {ms}ms", "INFO cache hit ratio {pct}%",
+    "WARN client timeout after {s}s on /v1/orders", "INFO health check ok",
+    "DEBUG pool size {n} active {k}", "WARN retrying upstream call ({k}/3)",
+    "INFO deployed build {build}", "ERROR upstream returned 503; backing off {s}s",
+]
+TIMEOUTS = [5, 10, 15, 20, 25, 30, 30, 35, 45, 60, 90, 120]
+DEFAULTS_TIMEOUT = 40
+AUDIT_TASK = (
+    "Audit the service configs in this workspace. Find every service whose `timeout_s` is "
+    "above {threshold} and give its value. A service with `timeout_s = inherit` uses the value "
+    "in `services/_defaults.conf`. When you are done, answer with one line per such service "
+    "in the form `name: value` (the file name without `.conf`), or `none`.")
+
+
+def _log_line(rng: random.Random) -> str:
+    msg = rng.choice(LOG_MESSAGES).format(ms=rng.randint(3, 900), pct=rng.randint(40, 99),
+                                          s=rng.randint(1, 90), n=rng.randint(4, 64),
+                                          k=rng.randint(1, 3), build=rng.randint(1000, 9999))
+    return (f"2026-03-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:"
+            f"{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}Z {msg}")
+
+
+def _service_file(rng: random.Random, name: str, timeout: int | str) -> str:
+    settings = ["[settings]", f"retries = {rng.randint(1, 5)}", f"timeout_s = {timeout}",
+                f"pool_size = {rng.choice([8, 16, 32, 64])}",
+                f"log_level = {rng.choice(['info', 'warn', 'debug'])}"]
+    noise = [_log_line(rng) for _ in range(rng.randint(24, 40))]
+    at = rng.randint(0, len(noise))
+    lines = [f"# service: {name}", f"# owner: team-{rng.randint(1, 9)}", "[recent log]"]
+    lines += noise[:at] + settings + (["[recent log, continued]"] if at < len(noise) else [])
+    lines += noise[at:]
+    return "\n".join(lines) + "\n"
+
+
+def audit(n_files: int = 12, seed: int = 0, *, threshold: int = 30,
+          root: str | None = None) -> Workload:
+    """Service configs among log noise; find those with `timeout_s` above `threshold`."""
+    _check_int("n_files", n_files, 1, 5000)
+    rng = random.Random(f"audit-{seed}")
+    names = [WORDS[i % len(WORDS)] + ("" if i < len(WORDS) else f"-{i // len(WORDS)}")
+             for i in range(n_files)]
+    rng.shuffle(names)
+    files = {"services/_defaults.conf":
+             "# shared defaults for every service\n[settings]\nretries = 3\n"
+             f"timeout_s = {DEFAULTS_TIMEOUT}\npool_size = 16\n"}
+    truth: dict[str, int] = {}
+    for name in names:
+        timeout: int | str = "inherit" if rng.random() < 0.15 else rng.choice(TIMEOUTS)
+        files[f"services/{name}.conf"] = _service_file(rng, name, timeout)
+        value = DEFAULTS_TIMEOUT if timeout == "inherit" else timeout
+        if value > threshold:
+            truth[name] = value
+    ws = Workspace.from_files(_root(root, "audit"), files)
+
+    def score(answer: str | None) -> Score:
+        found = _parse_pairs(answer or "")
+        hits = sum(1 for k, v in found.items() if truth.get(k) == v)
+        precision = hits / len(found) if found else (1.0 if not truth else 0.0)
+        recall = hits / len(truth) if truth else (1.0 if answer else 0.0)
+        ok = answer is not None and precision == 1.0 and recall == 1.0
+        return Score(ok, precision, recall,
+                     detail=f"{hits} of {len(truth)} found, {len(found) - hits} wrong")
+
+    return Workload("audit", AUDIT_TASK.format(threshold=threshold), Toolbox(ws.tools()),
+                    truth, score, workspace=ws)
+
+
+def _parse_pairs(answer: str) -> dict[str, int]:
+    pairs = {}
+    for m in re.finditer(r"^[\s*-]*`?([A-Za-z][\w.-]*)`?\s*:\s*(\d+)\b", answer, re.M):
+        pairs[m.group(1)] = int(m.group(2))
+    return pairs
+
+
+# ---------------------------------------------------------------- needle
+
+CAUSES = ["CERT-EXPIRED", "DISK-FULL", "DNS-MISCONFIG", "POOL-EXHAUSTED", "CLOCK-SKEW",
+          "BAD-DEPLOY"]
+NEEDLE_TASK = ("Read `incident.log` and report the confirmed root cause of the incident. "
+               "Answer with the cause code only (for example `DISK-FULL`).")
+
+
+def needle(n_lines: int = 400, seed: int = 0, *, root: str | None = None) -> Workload:
+    """One long log; an early guess names a wrong cause, the confirmed one is near the end."""
+    _check_int("n_lines", n_lines, 20, 200_000)
+    rng = random.Random(f"needle-{seed}")
+    guess, cause = rng.sample(CAUSES, 2)
+    lines = [_log_line(rng) for _ in range(n_lines)]
+    lines[n_lines // 10] = f"NOTE on-call hypothesis: root cause is {guess} (unconfirmed)"
+    lines[n_lines - max(3, n_lines // 50)] = (
+        f"RESOLVED postmortem: root cause confirmed: {cause} (hypothesis {guess} ruled out)")
+    ws = Workspace.from_files(_root(root, "needle"), {"incident.log": "\n".join(lines) + "\n"})
+
+    def score(answer: str | None) -> Score:
+        said = set(re.findall(r"[A-Z]+-[A-Z]+", answer or ""))
+        ok = cause in said and guess not in said
+        return Score(ok, detail=f"confirmed cause {cause}; answered {sorted(said) or 'nothing'}")
+
+    return Workload("needle", NEEDLE_TASK, Toolbox(ws.tools()), cause, score, workspace=ws)
+
+
+# ---------------------------------------------------------------- constraints
+
+LAPTOPS = ["Aero 14", "Basalt 15", "Cirrus 13", "Drift 16", "Ember 14", "Fjord 15", "Grove 13",
+           "Harbor 16", "Isle 14", "Juniper 15", "Kestrel 13", "Lumen 16"]
+CONSTRAINTS_TASK = (
+    "I'm buying laptops for my team. My hard limits: the budget is at most ${budget:,} per "
+    "laptop, and it must have at least {ram} GB of RAM. I'll ask you to look up a few models "
+    "first, then to pick one.")
+
+
+def constraints(n_lookups: int = 8, seed: int = 0, *, budget: int = 1400, ram: int = 32
+                ) -> Workload:
+    """Limits stated first, lookups after, a choice at the end: does the choice keep the limits?"""
+    _check_int("n_lookups", n_lookups, 3, len(LAPTOPS))
+    rng = random.Random(f"constraints-{seed}")
+    names = rng.sample(LAPTOPS, n_lookups)
+    catalog: dict[str, dict] = {}
+    for i, name in enumerate(names):
+        if i == 1:  # the right answer, looked up early
+            spec = {"price": budget - 100, "ram": ram, "rating": 4.5}
+        elif i == n_lookups - 2:  # the best rated overall, over budget
+            spec = {"price": budget + 500, "ram": ram * 2, "rating": 4.9}
+        elif i % 2:  # too little RAM, well rated
+            spec = {"price": budget - 300, "ram": ram // 2, "rating": 4.7}
+        else:  # fits, but rated lower
+            spec = {"price": budget - rng.randint(0, 4) * 50, "ram": ram,
+                    "rating": round(3.6 + rng.randint(0, 6) / 10, 1)}
+        catalog[name] = spec
+    best = names[1]
+
+    def get_product(name: str) -> str:
+        """Look up a laptop model's price, RAM and rating.
+
+        Args:
+            name: the model name, for example "Aero 14".
+        """
+        key = name.strip().strip("'\"").removeprefix("the ").strip()
+        if key not in catalog:
+            raise KeyError(f"no laptop named {name!r}; known: {', '.join(sorted(catalog))}")
+        s = catalog[key]
+        return f"{key}: price ${s['price']:,}; RAM {s['ram']} GB; rating {s['rating']}"
+
+    def score(answer: str | None) -> Score:
+        chosen = next((n for n in sorted(catalog, key=lambda n: (answer or "").find(n))
+                       if n in (answer or "")), None)
+        if chosen is None:
+            return Score(False, constraint_kept=False, detail="no known model named")
+        s = catalog[chosen]
+        kept = s["price"] <= budget and s["ram"] >= ram
+        return Score(chosen == best, constraint_kept=kept,
+                     detail=f"chose {chosen} (${s['price']:,}, {s['ram']} GB); best is {best}")
+
+    turns = [f"Look up the {n}." for n in names]
+    turns.append("Which one should I buy? Answer with the model name only.")
+    return Workload("constraints", CONSTRAINTS_TASK.format(budget=budget, ram=ram),
+                    Toolbox([get_product]), best, score, turns=turns)

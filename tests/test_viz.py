@@ -1,0 +1,219 @@
+"""Tests for agentlib.viz: token plots and the context-window viewer, on fake runs."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+
+from agentlib import tokens, viz  # noqa: E402
+
+SYSTEM = "You audit service configs. Answer with every service whose timeout_s > 30."
+TOOLS = [
+    {"name": "read_file", "description": "Read a file.",
+     "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}},
+    {"name": "list_files", "description": "List files.",
+     "input_schema": {"type": "object", "properties": {}}},
+]
+
+
+def use(i: int, path: str) -> dict:
+    return {"type": "tool_use", "id": f"toolu_{i:02d}", "name": "read_file",
+            "input": {"path": path}}
+
+
+def result(i: int, content, **kw) -> dict:
+    return {"type": "tool_result", "tool_use_id": f"toolu_{i:02d}", "content": content, **kw}
+
+
+def history() -> list[dict]:
+    """Ten messages with one block of every kind the viewer colours."""
+    return [
+        {"role": "user", "content": f"{viz.SUMMARY_MARK}\nGoal: audit. Found svc-01=45."},
+        {"role": "assistant", "content": [{"type": "text", "text": "Reading the next file."},
+                                          use(1, "svc-03.conf")]},
+        {"role": "user", "content": [result(1, "timeout_s = 45\n" + "log line\n" * 80)]},
+        {"role": "assistant", "content": [use(2, "svc-04.conf")]},
+        {"role": "user", "content": [result(2, [{"type": "text",
+                                                 "text": "[cleared: re-run the tool]"}])]},
+        {"role": "assistant", "content": [use(3, "missing.conf")]},
+        {"role": "user", "content": [result(3, "no such file", is_error=True)]},
+        {"role": "assistant", "content": [{"type": "compaction", "content": "Earlier: 3 files."}]},
+        {"role": "user", "content": [{"type": "text",
+                                      "text": viz.TRUNCATION_MARK + ": 12 messages]"},
+                                     {"type": "text", "text": "<script>alert('x')</script>"}]},
+        {"role": "assistant", "content": "svc-01 (45), svc-03 (45)."},
+    ]
+
+
+def step(i: int, n: int, *, error: str | None = None, events=(), sent=None):
+    return SimpleNamespace(index=i, input_tokens=0 if error else n, output_tokens=20,
+                           estimate=n, events=list(events), error=error,
+                           sent=sent if sent is not None else history()[: 2 * i + 1])
+
+
+def fake_run(label: str = "append-only", n: int = 5, error_at: int | None = None):
+    steps = [step(i, 100 * (i + 1), error="prompt is too long" if i == error_at else None,
+                  events=["cleared 1"] if i == 2 else ()) for i in range(n)]
+    return SimpleNamespace(steps=steps, system=SYSTEM, tools=TOOLS, history=history(),
+                           label=label)
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+# ---------------------------------------------------------------- plots
+
+
+def test_plot_tokens_two_panels_lines_window_and_errors(capsys):
+    runs = [fake_run("append-only", error_at=4), fake_run("clearing")]
+    fig = viz.plot_tokens(runs, window=450, title="tokens")
+    assert len(fig.axes) == 2
+    per_step, total = fig.axes
+    labels = [line.get_label() for line in per_step.get_lines()]
+    assert "append-only" in labels and "clearing" in labels
+    assert [line.get_gid() for line in per_step.get_lines()].count("window") == 1
+    errors = [line for line in per_step.get_lines() if line.get_gid() == "error"]
+    assert len(errors) == 1 and list(errors[0].get_xdata()) == [4]
+    assert errors[0].get_markerfacecolor() and errors[0].get_marker() == "x"
+    assert len(total.get_lines()) == 2
+    cumulative = total.get_lines()[1].get_ydata()
+    assert list(cumulative) == [100, 300, 600, 1000, 1500]
+    assert capsys.readouterr().out == ""
+
+
+def test_plot_tokens_accepts_one_run_a_dict_and_one_panel():
+    fig = viz.plot_tokens(fake_run(), cumulative=False)
+    assert len(fig.axes) == 1
+    fig = viz.plot_tokens({"a": fake_run(), "b": fake_run()})
+    assert {line.get_label() for line in fig.axes[0].get_lines()} >= {"a", "b"}
+    fig, ax = plt.subplots()
+    assert viz.plot_tokens(fake_run(), ax=ax) is fig
+
+
+def test_plot_bars_panels_and_grouped():
+    table = {"append-only": {"tokens": 12000, "success": 1.0},
+             "clearing": {"tokens": 5000, "success": 0.5}}
+    fig = viz.plot_bars(table, ["tokens", "success"])
+    assert len(fig.axes) == 2 and all(len(ax.patches) == 2 for ax in fig.axes)
+    fig, ax = plt.subplots()
+    assert viz.plot_bars(table, ["tokens", "success"], ax=ax) is fig
+    assert len(ax.patches) == 4
+
+
+def test_plot_window_fill_stacks_every_group():
+    fig = viz.plot_window_fill(fake_run(), window=2000)
+    ax = fig.axes[0]
+    assert len(ax.collections) == len(viz.FILL_GROUPS)
+    assert [line.get_gid() for line in ax.get_lines()] == ["window"]
+
+
+# ---------------------------------------------------------------- the window viewer
+
+
+def test_window_html_escapes_content():
+    page = viz.window_html(history())
+    assert "<script>" not in page
+    assert "&lt;script&gt;" in page
+
+
+def test_window_html_has_every_kind():
+    page = viz.window_html(history(), system=SYSTEM, tools=TOOLS, window=4000)
+    for kind in viz.KINDS:
+        if kind != "other":
+            assert f'class="cw-box cw-{kind}"' in page, kind
+    for kind in viz.KINDS:
+        assert f"cw-key cw-{kind}" in page  # the legend
+
+
+def test_block_kind():
+    assert viz.block_kind({"type": "text", "text": "hi"}, "assistant") == "assistant"
+    assert viz.block_kind(result(1, "[cleared]")) == "cleared"
+    assert viz.block_kind(result(1, "boom", is_error=True)) == "error"
+    assert viz.block_kind({"type": "image"}) == "other"
+
+
+def widths(page: str) -> list[float]:
+    return [float(w) for w in re.findall(r'class="cw-box[^"]*" style="[^"]*?width:([\d.]+)px',
+                                         page)]
+
+
+def test_widths_are_proportional_to_tokens():
+    small = {"role": "user", "content": "word " * 10}
+    large = {"role": "user", "content": "word " * 100}
+    assert tokens.count(large["content"]) >= 9 * tokens.count(small["content"])
+    w_small, w_large = widths(viz.window_html([small, large]))
+    assert w_large > 8 * w_small
+    assert max(widths(viz.window_html([{"role": "user", "content": "x"}, large]))) <= 900
+
+
+def test_header_and_fill_bar():
+    msgs = history()
+    total = tokens.count(msgs, system=SYSTEM, tools=TOOLS)
+    page = viz.window_html(msgs, system=SYSTEM, tools=TOOLS, window=2 * total)
+    assert f"{total:,} / {2 * total:,} tokens (50%)" in page
+    assert 'class="cw-fill"' in page
+    assert "over by" in viz.window_html(msgs, window=10)
+    assert "cw-fill" not in viz.window_html(msgs)
+
+
+def test_output_is_deterministic():
+    a = viz.window_html(history(), system=SYSTEM, tools=TOOLS, window=5000)
+    b = viz.window_html(history(), system=SYSTEM, tools=TOOLS, window=5000)
+    assert a == b
+    assert repr(viz.show_window(history())) == repr(viz.show_window(history()))
+    assert " at 0x" not in repr(viz.show_window(history()))
+
+
+def test_long_history_is_cut_in_the_middle():
+    msgs = [{"role": "user" if i % 2 == 0 else "assistant", "content": f"turn {i}"}
+            for i in range(50)]
+    page = viz.window_html(msgs, max_rows=10)
+    assert page.count('class="cw-row ') == 11  # 5 first, the gap row, 5 last
+    assert "… 40 messages" in page
+    assert "#4 user" in page and "#45 assistant" in page and "#5 assistant" not in page
+
+
+def test_show_window_displays_html():
+    view = viz.show_window(history(), window=3000)
+    assert view._repr_html_().startswith('<div class="cw"')
+    assert repr(view).startswith("WindowView(10 messages")
+
+
+def test_window_viewer_slider_spans_the_steps(capsys):
+    run = fake_run(n=4, error_at=3)
+    box = viz.window_viewer(run, window=3000)
+    slider, caption, page = box.children
+    assert slider.max - slider.min + 1 == len(run.steps)
+    assert "error: prompt is too long" in caption.value
+    slider.value = 0
+    assert "step 0" in caption.value
+    assert page.value == viz.window_html(run.steps[0].sent, system=SYSTEM, tools=TOOLS,
+                                         window=3000)
+    assert capsys.readouterr().out == ""
+
+
+def test_window_viewer_without_ipywidgets(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_widgets(name, *args, **kw):
+        if name == "ipywidgets":
+            raise ImportError(name)
+        return real_import(name, *args, **kw)
+
+    monkeypatch.setattr(builtins, "__import__", no_widgets)
+    run = fake_run(n=3)
+    view = viz.window_viewer(run)
+    assert isinstance(view, viz.WindowView)
+    assert view.html == viz.window_html(run.steps[-1].sent, system=SYSTEM, tools=TOOLS)
