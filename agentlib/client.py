@@ -12,13 +12,15 @@ import anthropic
 from .offline.server import CourseModel
 from .offline.transport import http_client
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = "claude-sonnet-4-6"  # tested 2026-11; override with $AGENTLIB_MODEL
 OFFLINE_MODEL = "course-model-1"
 OFFLINE_KEY = "offline-course-model-no-key-needed"
 
 
-def model_name() -> str:
-    """The model to ask for: $AGENTLIB_MODEL, else the course's tested default."""
+def model_name(client: anthropic.Anthropic | None = None) -> str:
+    """The model to ask for: the course model offline, else $AGENTLIB_MODEL or the default."""
+    if client is not None and hasattr(client, "course_model"):
+        return OFFLINE_MODEL
     return os.environ.get("AGENTLIB_MODEL", DEFAULT_MODEL)
 
 

@@ -126,7 +126,7 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
     transcript = list(history)
     steps: list[Step] = []
     answer, stopped = None, "max_steps"
-    params: dict[str, Any] = {"model": model or model_name(), "max_tokens": max_tokens,
+    params: dict[str, Any] = {"model": model or model_name(client), "max_tokens": max_tokens,
                               "tools": tools, **(extra or {})}
     if system:
         params["system"] = system

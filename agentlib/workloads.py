@@ -180,10 +180,10 @@ def needle(n_lines: int = 400, seed: int = 0, *, root: str | None = None) -> Wor
 
 LAPTOPS = ["Aero 14", "Basalt 15", "Cirrus 13", "Drift 16", "Ember 14", "Fjord 15", "Grove 13",
            "Harbor 16", "Isle 14", "Juniper 15", "Kestrel 13", "Lumen 16"]
-CONSTRAINTS_TASK = (
-    "I'm buying laptops for my team. My hard limits: the budget is at most ${budget:,} per "
-    "laptop, and it must have at least {ram} GB of RAM. I'll ask you to look up a few models "
-    "first, then to pick one.")
+CONSTRAINTS_TASK = ("I'm buying laptops for my team. I'll ask you to look up a few models "
+                    "first, then to pick one.")
+CONSTRAINTS_LIMITS = ("One thing before we start, my hard limits: the budget is at most "
+                      "${budget:,} per laptop, and it must have at least {ram} GB of RAM.")
 
 
 def constraints(n_lookups: int = 8, seed: int = 0, *, budget: int = 1400, ram: int = 32
@@ -228,7 +228,8 @@ def constraints(n_lookups: int = 8, seed: int = 0, *, budget: int = 1400, ram: i
         return Score(chosen == best, constraint_kept=kept,
                      detail=f"chose {chosen} (${s['price']:,}, {s['ram']} GB); best is {best}")
 
-    turns = [f"Look up the {n}." for n in names]
+    turns = [CONSTRAINTS_LIMITS.format(budget=budget, ram=ram)]
+    turns += [f"Look up the {n}." for n in names]
     turns.append("Which one should I buy? Answer with the model name only.")
-    return Workload("constraints", CONSTRAINTS_TASK.format(budget=budget, ram=ram),
+    return Workload("constraints", CONSTRAINTS_TASK,
                     Toolbox([get_product]), best, score, turns=turns)

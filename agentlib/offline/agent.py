@@ -309,7 +309,7 @@ class Shopping:
 
     LOOKUP_RE = re.compile(r"^Look up (?:the )?(.+?)\.?$")
     CHOOSE_RE = re.compile(r"Which one should I buy", re.I)
-    LIMITS_RE = re.compile(r"hard limits|budget", re.I)
+    LIMITS_RE = re.compile(r"hard limits|budget|buying", re.I)
     FACT_RE = re.compile(r"([A-Z][a-z]+ \d+): price \$([\d,]+); RAM (\d+) GB; rating (\d+(?:\.\d+)?)")
     BUDGET_RE = re.compile(r"budget (?:is )?at most \$([\d,]+)", re.I)
     RAM_RE = re.compile(r"at least (\d+) GB", re.I)

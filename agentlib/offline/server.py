@@ -81,7 +81,7 @@ class CourseModel:
             if path.endswith("count_tokens"):
                 result = {"input_tokens": self.count_tokens(request)}
             else:
-                result = self.create(request, betas)
+                result = self.create(request, betas, hashlib.sha256(body).hexdigest())
             return 200, {"request-id": request_id, "content-type": "application/json"}, \
                 _dump(result)
         except APIError as e:
@@ -105,7 +105,7 @@ class CourseModel:
         system, tools, messages = self.check_request(request, need_max_tokens=False)
         return tokens.count(messages, system=system, tools=tools)
 
-    def create(self, request: dict, betas: list[str]) -> dict:
+    def create(self, request: dict, betas: list[str], key: str = "") -> dict:
         if request.get("stream"):
             raise APIError(400, "stream: streaming is not offered by the offline course model; "
                            "call client.messages.create(...) without stream=True")
@@ -119,7 +119,7 @@ class CourseModel:
             raise APIError(400, "input length and `max_tokens` exceed context limit: "
                            f"{input_tokens} + {max_tokens} > {self.context_window}, decrease "
                            "input length or `max_tokens` and try again")
-        key = digest(request.get("model"), system, tools, messages, max_tokens)
+        key = key or digest(request)  # from the request bytes: same request, same ids
         content = agent.respond(system=system, tools=tools, messages=messages, seed=key)
         for n, block in enumerate(content):
             if block["type"] == "tool_use":

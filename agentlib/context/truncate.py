@@ -1,0 +1,48 @@
+"""Truncation: keep the newest messages, drop the rest, and never split a tool pair.
+
+`messages[-n:]` is the one-line sliding window, and it is wrong: the cut can land
+between a `tool_use` and its `tool_result`, and the API answers 400. `truncate` moves
+the cut to a turn boundary, pins the task (the first user message), and can leave a
+one-line marker so the model is told that something is missing.
+"""
+
+from __future__ import annotations
+
+from ..messages import starts_with_tool_result, user
+
+TRUNCATION_MARK = "[Earlier turns removed"
+
+
+def safe_start(messages: list[dict], start: int) -> int:
+    """Move a cut at `start` back until the kept part does not open with a tool_result."""
+    while 0 < start < len(messages) and starts_with_tool_result(messages[start]):
+        start -= 1
+    return start
+
+
+def truncate(messages: list[dict], keep_last: int = 10, *, pin_task: bool = True,
+             marker: bool = True) -> list[dict]:
+    """The newest `keep_last` messages (a few more if a pair needs it), after the task.
+
+    Returns a new list; never mutates `messages`. The newest message is always kept.
+    """
+    if keep_last < 1:
+        raise ValueError(f"keep_last must be at least 1, got {keep_last}")
+    pinned = 1 if pin_task and messages and messages[0].get("role") == "user" \
+        and not starts_with_tool_result(messages[0]) else 0
+    start = safe_start(messages, max(pinned, len(messages) - keep_last))
+    if start <= pinned:
+        return list(messages)
+    head = list(messages[:pinned])
+    if marker:
+        head.append(user(f"{TRUNCATION_MARK}: {start - pinned} messages are no longer "
+                         "shown.]"))
+    return head + list(messages[start:])
+
+
+def sliding_window(keep_last: int = 10, **options):
+    """`truncate` as a strategy for `run_agent(context=[...])`."""
+    def strategy(messages: list[dict]) -> list[dict]:
+        return truncate(messages, keep_last, **options)
+    strategy.__name__ = f"truncate(keep_last={keep_last})"
+    return strategy

@@ -1,0 +1,148 @@
+"""The offline course model knows only its window: edit a history, check the next action."""
+
+import pytest
+
+import agentlib
+from agentlib import workloads
+from agentlib.context import sliding_window, truncate
+from agentlib.loop import run_agent
+from agentlib.messages import tool_result, user, validate
+from agentlib.offline.agent import NO_TASK
+
+
+@pytest.fixture(scope="module")
+def client():
+    return agentlib.connect(offline=True)
+
+
+def next_reply(client, workload, messages):
+    validate(messages)
+    r = client.messages.create(model="course-model-1", max_tokens=2048,
+                               tools=workload.tools, messages=messages)
+    return r
+
+
+def first_steps(client, workload, n):
+    """The history after n requests of an append-only run."""
+    return run_agent(client, workload, max_steps=n).history
+
+
+def calls(reply):
+    return [(b.name, b.input) for b in reply.content if b.type == "tool_use"]
+
+
+def test_audit_append_only_scores_full(client):
+    run = run_agent(client, workloads.audit(12))
+    assert run.stopped == "answered"
+    assert run.score.success and run.score.precision == 1.0 and run.score.recall == 1.0
+
+
+def test_overflow_ends_with_the_real_400_and_keeps_the_trace(client):
+    small = agentlib.connect(offline=True, context_window=6000)
+    run = run_agent(small, workloads.audit(12), max_tokens=256)
+    assert run.stopped.startswith(("error: prompt is too long:", "error: input length"))
+    last = run.steps[-1]
+    assert last.error.startswith("400 BadRequestError: ") and "6000" in last.error
+    # without room for the reply the other 400 comes first; a big read gives the first one
+    needle = run_agent(small, workloads.needle(400), max_tokens=256)
+    assert needle.stopped.startswith("error: prompt is too long: ")
+    assert needle.steps[-1].error.endswith("> 6000 maximum")
+    assert all(s.input_tokens > 0 for s in run.steps[:-1]) and len(run.steps) > 3
+
+
+def test_task_removed_means_no_task(client):
+    w = workloads.audit(12)
+    reply = next_reply(client, w, [user("Please continue.")])
+    assert reply.content[0].text == NO_TASK and reply.stop_reason == "end_turn"
+
+
+def test_task_visible_starts_by_listing(client):
+    w = workloads.audit(5)
+    reply = next_reply(client, w, [user(w.task)])
+    assert calls(reply) == [("list_files", {})]
+
+
+def test_findings_removed_are_forgotten(client):
+    w = workloads.audit(12)
+    full = run_agent(client, w)
+    cut = run_agent(client, w, context=[sliding_window(6)])
+    assert full.score.recall == 1.0
+    assert cut.score.recall < 1.0 and cut.score.precision == 1.0  # forgets, invents nothing
+
+
+def test_cleared_result_is_read_again(client):
+    w = workloads.audit(12)
+    history = first_steps(client, w, 3)  # list, then read the first file
+    last = history[-1]
+    assert last["content"][0]["type"] == "tool_result"
+    cleared = history[:-1] + [{"role": "user", "content": [
+        tool_result(last["content"][0]["tool_use_id"], "[cleared to save context]")]}]
+    before = calls(next_reply(client, w, history))
+    after = calls(next_reply(client, w, cleared))
+    read_path = history[-2]["content"][-1]["input"]["path"]
+    assert after == [("read_file", {"path": read_path})]
+    assert before != after
+
+
+def test_inherit_needs_defaults_and_rereads_them_when_cleared(client):
+    w = workloads.audit(12)
+    run = run_agent(client, w)
+    reads = [c[1]["path"] for c in run.tool_calls("read_file")]
+    assert reads.count("services/_defaults.conf") == 1  # visible all along: read once
+    # clear every tool result except the newest: the defaults must be fetched again
+    from agentlib.messages import blocks
+
+    def clear_old(messages):
+        out = []
+        for i, m in enumerate(messages):
+            if i < len(messages) - 1 and any(b.get("type") == "tool_result" for b in blocks(m)):
+                m = {"role": "user", "content": [
+                    dict(b, content="[cleared]") if b.get("type") == "tool_result" else b
+                    for b in blocks(m)]}
+            out.append(m)
+        return out
+    cleared = run_agent(client, w, context=[clear_old])
+    rereads = [c[1]["path"] for c in cleared.tool_calls("read_file")]
+    assert rereads.count("services/_defaults.conf") > 1
+    assert cleared.score.success
+
+
+def test_notice_is_followed_and_silent_cut_is_not(client):
+    w = workloads.needle(200)
+    ws = w.workspace
+    page = ws.read_file("incident.log", 0, 50)
+    assert "[truncated:" in page
+    base = [user(w.task), {"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_1", "name": "read_file",
+         "input": {"path": "incident.log"}}]}]
+    noticed = next_reply(client, w, base + [user(tool_result("toolu_1", page))])
+    assert calls(noticed) == [("read_file", {"path": "incident.log", "offset": 50})]
+    silent = page.rsplit("\n[truncated:", 1)[0]
+    answered = next_reply(client, w, base + [user(tool_result("toolu_1", silent))])
+    assert calls(answered) == [] and not w.score(answered.content[0].text).success
+
+
+def test_constraint_visible_is_kept_and_invisible_is_broken(client):
+    w = workloads.constraints()
+    full = run_agent(client, w)
+    assert full.score.success and full.score.constraint_kept
+    cut = run_agent(client, w, context=[sliding_window(8)])
+    assert cut.score.constraint_kept is False
+
+
+def test_runs_are_deterministic(client):
+    a = run_agent(agentlib.connect(offline=True), workloads.audit(8, seed=3))
+    b = run_agent(agentlib.connect(offline=True), workloads.audit(8, seed=3))
+    assert [(s.input_tokens, s.output_tokens, s.tool_calls) for s in a.steps] == \
+           [(s.input_tokens, s.output_tokens, s.tool_calls) for s in b.steps]
+    assert a.history == b.history
+
+
+def test_truncate_keeps_pairs_and_task():
+    w = workloads.audit(12)
+    history = run_agent(agentlib.connect(offline=True), w, max_steps=8).history
+    for k in range(1, len(history) + 2):
+        out = truncate(history, k)
+        validate(out)
+        assert out[0] == history[0] and out[-1] == history[-1]
+    assert truncate(history, 3, marker=False)[0] == history[0]
