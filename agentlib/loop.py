@@ -112,15 +112,18 @@ def apply_context(strategies: Sequence[Strategy], messages: list[dict]) -> tuple
 def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strategy] = (),
               system: str | None = DEFAULT_SYSTEM, max_steps: int = 60,
               model: str | None = None, max_tokens: int = 2048, label: str = "",
-              history: list[dict] | None = None, extra: dict | None = None) -> Run:
+              history: list[dict] | None = None, extra: dict | None = None,
+              extra_tools=None) -> Run:
     """Run `workload` until the agent answers, `max_steps` requests, or an API error.
 
     `history` continues an earlier conversation instead of starting with the task;
-    `extra` adds request parameters (for example `context_management`, with a beta client).
+    `extra` adds request parameters (for example `context_management`, with a beta client);
+    `extra_tools` is a Toolbox offered beside the workload's (for example the notes tool).
     """
     if max_steps < 1:
         raise ValueError(f"max_steps must be at least 1, got {max_steps}")
-    tools = workload.toolbox.definitions
+    toolbox = workload.toolbox + extra_tools if extra_tools else workload.toolbox
+    tools = toolbox.definitions
     turns = list(workload.turns)
     history = list(history) if history is not None else [user(workload.task)]
     transcript = list(history)
@@ -156,7 +159,7 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
         history = history + [reply]
         transcript.append(reply)
         if response.stop_reason == "tool_use":
-            results = workload.toolbox.run_all(reply)
+            results = toolbox.run_all(reply)
             history.append(results)
             transcript.append(results)
         elif response.stop_reason in ("pause_turn", "compaction"):

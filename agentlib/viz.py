@@ -145,19 +145,18 @@ def _box(kind: str, width: float, label: str, title: str) -> str:
     border = "1px dashed #757575" if kind == "cleared" else "1px solid rgba(0,0,0,0.25)"
     style = (f"flex:0 0 auto;box-sizing:border-box;width:{width:.1f}px;height:18px;"
              f"line-height:16px;background:{bg};border:{border};border-radius:3px;"
-             "padding:0 3px;overflow:hidden;white-space:nowrap;text-overflow:ellipsis;"
-             "color:#212121")
+             "padding:0 3px;overflow:hidden;white-space:nowrap;text-overflow:ellipsis")
     return (f'<div class="cw-box cw-{kind}" style="{style}" '
             f'title="{html.escape(title)}">{html.escape(label)}</div>')
 
 
-def _row(head: str, boxes: list[str], css: str = "") -> str:
+def _row(head: str, boxes: list[str]) -> str:
     label = (f'<div class="cw-role" style="flex:0 0 {_LABEL_PX}px;color:#424242;'
              f'overflow:hidden;white-space:nowrap">{head}</div>')
     inner = "".join(boxes) or '<span style="color:#c62828">(empty content)</span>'
-    return (f'<div class="cw-row {css}" style="display:flex;align-items:center;'
-            f'margin:1px 0"><div style="display:flex">{label}</div>'
-            f'<div style="display:flex;flex-wrap:wrap;gap:{_GAP_PX}px">{inner}</div></div>')
+    return (f'<div class="cw-row" style="display:flex;align-items:center;margin:1px 0">'
+            f'{label}<div style="display:flex;flex-wrap:wrap;gap:{_GAP_PX}px">{inner}</div>'
+            "</div>")
 
 
 def _items(block_list: list[tuple[str, int, str, str]], scale: float) -> list[str]:
@@ -186,11 +185,11 @@ def window_html(messages: Sequence[Mapping], *, system: Any = None,
     total = tokens.count(messages, system=system, tools=tools)
 
     # Every row as (head, [(kind, tokens, label, title)]); system and tools come first.
-    rows: list[tuple[str, list[tuple[str, int, str, str]]]] = []
+    # A head of None is the row that stands for the hidden middle of a long history.
+    rows: list[tuple[str | None, list[tuple[str, int, str, str]]]] = []
     if system:
-        parts = [system] if isinstance(system, str) else list(system)
         items = []
-        for part in parts:
+        for part in [system] if isinstance(system, str) else list(system):
             text = part if isinstance(part, str) else _preview(part)
             n = tokens.count(part)
             items.append(("system", n, f"system {n:,} tok", _title("system", n, text)))
@@ -203,28 +202,24 @@ def window_html(messages: Sequence[Mapping], *, system: Any = None,
             text = f"{name}: {tool.get('description', '')}"
             items.append(("tools", n, name, _title("tools", n, text)))
         rows.append((f"tools ({len(tools)})", items))
-    fixed = len(rows)
 
-    shown = list(enumerate(messages))
-    gap: tuple[int, int] | None = None  # (position among message rows, hidden count)
-    gap_tokens = 0
-    if len(messages) > max_rows:
-        head = max_rows // 2
-        tail = max_rows - head
-        gap = (head, len(messages) - max_rows)
-        hidden = messages[head:len(messages) - tail]
-        gap_tokens = tokens.count(hidden)
-        shown = shown[:head] + shown[len(messages) - tail:]
-    sizes = []  # each shown message's tokens, framing included
-    for i, message in shown:
+    head = max_rows // 2
+    tail = max_rows - head
+    hidden = messages[head:len(messages) - tail] if len(messages) > max_rows else []
+    for i, message in enumerate(messages):
+        if hidden and i == head:
+            rows.append((None, []))
+        if hidden and head <= i < len(messages) - tail:
+            continue
         role = message.get("role", "?")
         items = []
         for block in _blocks(message):
             kind = block_kind(block, role)
             n = tokens.count(block)
             items.append((kind, n, _label(block, kind, n), _title(kind, n, _preview(block))))
-        rows.append((f"#{i} {role}", items))
-        sizes.append(tokens.count(message))
+        size = tokens.count(message)  # framing included
+        rows.append((f'{html.escape(f"#{i} {role}")} '
+                     f'<span style="color:#9e9e9e">{size:,}</span>', items))
 
     # One scale for all rows, chosen so that the largest row fits on one line.
     avail = width_px - _LABEL_PX - 8
@@ -239,14 +234,13 @@ def window_html(messages: Sequence[Mapping], *, system: Any = None,
 
     out = [f'<div class="cw" style="{_FONT};width:{width_px}px;color:#212121">']
     out.append(_header(messages, total, window, system, tools, width_px))
-    for r, (head, items) in enumerate(rows):
-        if gap and r - fixed == gap[0]:
+    for row_head, items in rows:
+        if row_head is None:
             out.append(f'<div class="cw-row cw-gap" style="color:#757575;margin:3px 0;'
-                       f'padding-left:{_LABEL_PX}px">… {gap[1]:,} messages '
-                       f'({gap_tokens:,} tokens) …</div>')
-        if r >= fixed:
-            head = f"{html.escape(head)} <span style=\"color:#9e9e9e\">{sizes[r - fixed]:,}</span>"
-        out.append(_row(head, _items(items, scale)))
+                       f'padding-left:{_LABEL_PX}px">… {len(hidden):,} messages '
+                       f'({tokens.count(hidden):,} tokens) …</div>')
+        else:
+            out.append(_row(row_head, _items(items, scale)))
     out.append(_legend())
     out.append("</div>")
     return "\n".join(out)
@@ -265,11 +259,12 @@ def _header(messages: list, total: int, window: int | None, system: Any,
     segs = []
     by_kind = kind_tokens(messages, system=system, tools=tools)
     framing = total - sum(by_kind.values())
-    for kind, n in [*by_kind.items(), ("other", framing)]:
+    parts = [(kind, KINDS[kind][0], n) for kind, n in by_kind.items()]
+    for kind, name, n in [*parts, ("other", "message framing", framing)]:
         if n > 0:
             w = 100 * n / max(total, window)  # past the window, the bar is the total
             segs.append(f'<div class="cw-seg cw-{kind}" style="width:{w:.2f}%;height:100%;'
-                        f'background:{KINDS[kind][1]}" title="{KINDS[kind][0]}: {n:,}"></div>')
+                        f'background:{KINDS[kind][1]}" title="{name}: {n:,}"></div>')
     bar = (f'<div class="cw-fill" style="display:flex;width:{width_px - 2}px;height:10px;'
            f'border:1px solid {colour};border-radius:2px;overflow:hidden;margin:3px 0 6px">'
            f'{"".join(segs)}</div>')
@@ -450,9 +445,12 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
         per_step.axhline(window, linestyle="--", color="#555555", linewidth=1,
                          label=f"window ({window:,})", gid="window")
     per_step.set_ylabel("input tokens per request")
-    per_step.set_ylim(bottom=0)
+    per_step.set_ylim(0, per_step.get_ylim()[1] * 1.3)  # headroom for the legend
     _integer_steps(per_step)
-    per_step.legend(fontsize=8, loc="upper left", frameon=False)
+    handles, labels = per_step.get_legend_handles_labels()
+    order = sorted(range(len(labels)), key=lambda i: labels[i].startswith(("window", "error")))
+    per_step.legend([handles[i] for i in order], [labels[i] for i in order], fontsize=8,
+                    loc="upper left", frameon=False, ncols=2)
     if total_ax is not None:
         total_ax.set_ylabel("cumulative input tokens")
         total_ax.set_ylim(bottom=0)
@@ -465,17 +463,21 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
 
 
 def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 8) -> None:
-    """Ring the points where a strategy acted; write what happened on the first few."""
+    """Ring the points where a strategy acted; write each distinct note once."""
     marked = [s for s in steps if s.events and not s.error]
     if not marked:
         return
     ax.plot([s.index for s in marked], [s.input_tokens for s in marked], linestyle="none",
             marker="o", markersize=8, markerfacecolor="none", markeredgecolor=colour,
             alpha=0.6, gid="events", label="_events")
-    for s in marked[:max_notes]:
-        ax.annotate(_short("; ".join(s.events), 22), (s.index, s.input_tokens),
-                    xytext=(0, 7), textcoords="offset points", ha="center", fontsize=6.5,
-                    color=colour, alpha=0.85)
+    seen: set[str] = set()
+    for s in marked:
+        note = _short("; ".join(s.events), 22)
+        if note in seen or len(seen) >= max_notes:  # a repeated note says nothing new
+            continue
+        seen.add(note)
+        ax.annotate(note, (s.index, s.input_tokens), xytext=(4, -9), textcoords="offset points",
+                    ha="left", fontsize=6.5, color=colour, alpha=0.85)
 
 
 def plot_bars(table: Mapping[str, Mapping[str, float]], metrics: Sequence[str],
@@ -488,6 +490,7 @@ def plot_bars(table: Mapping[str, Mapping[str, float]], metrics: Sequence[str],
     metric goes in each. Missing values are left out. Returns the Figure.
     """
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
 
     labels = list(table)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -525,6 +528,7 @@ def plot_bars(table: Mapping[str, Mapping[str, float]], metrics: Sequence[str],
         a.set_title(metric, fontsize=10)
         a.grid(True, axis="y", alpha=0.3)
         a.margins(y=0.15)
+        a.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.6g}"))
     if title:
         fig.suptitle(title)
     if ax is None:
@@ -571,7 +575,7 @@ def plot_window_fill(run: Any, window: int | None = None, *, ax: Any = None,
             series[group].append(sum(by_kind[k] for k in kinds))
 
     if ax is None:
-        fig, ax = plt.subplots(figsize=(7, 3.8))
+        fig, ax = plt.subplots(figsize=(8, 3.8))
     else:
         fig = ax.figure
     colours = [FILL_COLOURS[group] for group in FILL_GROUPS]
@@ -585,7 +589,8 @@ def plot_window_fill(run: Any, window: int | None = None, *, ax: Any = None,
     ax.set_ylim(bottom=0)
     _integer_steps(ax)
     handles, labels = ax.get_legend_handles_labels()
-    ax.legend(handles[::-1], labels[::-1], fontsize=8, loc="upper left", frameon=False)
+    ax.legend(handles[::-1], labels[::-1], fontsize=8, loc="upper left", frameon=False,
+              bbox_to_anchor=(1.01, 1))
     ax.set_title(title or f"what fills the window: {getattr(run, 'label', '')}".rstrip(": "),
                  fontsize=10)
     fig.tight_layout()

@@ -146,3 +146,47 @@ def test_truncate_keeps_pairs_and_task():
         validate(out)
         assert out[0] == history[0] and out[-1] == history[-1]
     assert truncate(history, 3, marker=False)[0] == history[0]
+
+
+def test_notes_tool_keeps_findings_through_truncation_and_resumes(tmp_path):
+    from agentlib.context.notes import NOTES_RULES, Notes
+    from agentlib.loop import DEFAULT_SYSTEM
+
+    client = agentlib.connect(offline=True)
+    w = workloads.audit(12)
+    system = DEFAULT_SYSTEM + " " + NOTES_RULES
+    cut = run_agent(client, w, context=[sliding_window(6)])
+    notes = Notes(tmp_path / "a")
+    kept = run_agent(client, w, context=[sliding_window(6)], system=system,
+                     extra_tools=notes.toolbox())
+    assert cut.score.recall < 1.0 and kept.score.success
+    assert kept.steps[0].tool_calls == [("notes", {"action": "read"})]  # read first
+    # a restart mid-task resumes from the notes with fewer steps than a cold start
+    half = Notes(tmp_path / "b")
+    run_agent(client, w, system=system, extra_tools=half.toolbox(), max_steps=8)
+    resumed = run_agent(client, w, system=system, extra_tools=half.toolbox())
+    cold = run_agent(client, w, system=system, extra_tools=Notes(tmp_path / "c").toolbox())
+    assert resumed.score.success and cold.score.success
+    assert resumed.calls < cold.calls
+    # the same tool without the rules in the system prompt is not used
+    plain = run_agent(client, w, extra_tools=Notes(tmp_path / "d").toolbox())
+    assert not plain.tool_calls("notes")
+
+
+def test_notes_writes_are_atomic(tmp_path, monkeypatch):
+    import os
+
+    from agentlib.context.notes import Notes
+
+    notes = Notes(tmp_path)
+    notes.notes("write", "old notes")
+
+    def crash(*args):
+        raise OSError("disk died mid-write")
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError):
+        notes.notes("append", "new line")
+    assert notes.read() == "old notes\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.md"]  # no temp file left
+    with pytest.raises(ValueError):
+        Notes(tmp_path, "../escape.md")

@@ -148,8 +148,12 @@ class Audit:
         self.view = view
         m = self.TASK_RE.search("\n".join([view.system, *view.user_texts, *view.summaries]))
         self.key, self.threshold = m.group(1), int(m.group(2))
-        self.notes = {(int(a), path): rest for a, _, path, rest in
-                      NOTE_RE.findall("\n".join(view.summaries + view.own_texts))}
+        self.notebook = "notes" in view.tool_names and bool(
+            re.search(r"\bnotes\b", view.system, re.I))
+        self.saved = "\n".join(r.text for r in view.results
+                               if r.name == "notes" and not r.cleared and not r.is_error)
+        self.memory = "\n".join([*view.summaries, *view.own_texts, self.saved])
+        self.notes = {(int(a), path): rest for a, _, path, rest in NOTE_RE.findall(self.memory)}
 
     def files(self) -> list[str]:
         for r in reversed(self.view.results):
@@ -157,7 +161,7 @@ class Audit:
                 found = LIST_LINE_RE.findall(r.text)
                 if found:
                     return found
-        plans = PLAN_RE.findall("\n".join(self.view.summaries + self.view.own_texts))
+        plans = PLAN_RE.findall(self.memory)
         if not plans:
             return []
         _, folder, ext, names = plans[-1]
@@ -176,13 +180,32 @@ class Audit:
         return m.group(1) if m else None
 
     def act(self) -> list[dict]:
+        """One step; with a notes tool, findings also go to the notes file, read first."""
+        if self.notebook and not any(r.name == "notes" for r in self.view.results) \
+                and not self.notes:
+            return [_text("First I'll read my notes."), _call("notes", action="read")]
+        content = self.decide()
+        final = content[-1]["type"] == "text"
+        said = [line for line in content[0]["text"].splitlines()
+                if line.startswith(("Noted [", "Plan: "))]
+        if self.notebook and said:  # save findings first; answer on a later step
+            if final:
+                content = [_text("\n".join(said))]
+            return content + [_call("notes", action="append", text="\n".join(said))]
+        if self.notebook and final and not any(
+                r.name == "notes" and r.newest and r.input.get("action") == "read"
+                for r in self.view.results):
+            return [_text("Before answering, I'll read my notes."), _call("notes", action="read")]
+        return content
+
+    def decide(self) -> list[dict]:
         files = self.files()
         said: list[str] = []
         if not files:
             if any(r.name == "list_files" and r.newest for r in self.view.results):
                 return [_text("The workspace has no files to audit. Answer: none")]
             return [_text("I'll start by listing the files."), _call("list_files")]
-        if not PLAN_RE.search("\n".join(self.view.summaries + self.view.own_texts)) or \
+        if not PLAN_RE.search(self.memory) or \
                 any(r.name == "list_files" and r.newest for r in self.view.results):
             said.append(plan(files))
         defaults = next((f for f in files if f.endswith("_defaults.conf")), None)
