@@ -176,7 +176,7 @@ class Audit:
         return None
 
     def value_in(self, text: str) -> str | None:
-        m = re.search(rf"^\s*{re.escape(self.key)}\s*=\s*(\S+)", text, re.M)
+        m = re.search(rf"^\s*{re.escape(self.key)}\s*=\s*(\d+|inherit)\s*$", text, re.M)
         return m.group(1) if m else None
 
     def act(self) -> list[dict]:

@@ -128,7 +128,7 @@ class CourseModel:
         output_tokens = tokens.count(content)
         if output_tokens > max_tokens:
             content, stop_reason = _cut_to(content, max_tokens), "max_tokens"
-            output_tokens = tokens.count(content)
+            output_tokens = min(tokens.count(content), max_tokens)
         return {
             "id": f"msg_{key[:24]}", "type": "message", "role": "assistant",
             "model": request["model"], "content": content,
@@ -177,13 +177,12 @@ class CourseModel:
 
 
 def _cut_to(content: list[dict], max_tokens: int) -> list[dict]:
-    """Keep what fits in max_tokens: leading text only, cut by characters."""
-    out = []
-    for b in content:
-        if b["type"] == "text":
-            out.append({"type": "text", "text": b["text"][: max(1, max_tokens * 3)]})
-            break
-    return out or [{"type": "text", "text": "…"}]
+    """Keep what fits in max_tokens: the leading text, cut by tokens (a tool call is lost)."""
+    enc = tokens.encoding()
+    budget = max(1, max_tokens - tokens.BLOCK_OVERHEAD)
+    first = next((b["text"] for b in content if b["type"] == "text"), "…")
+    return [{"type": "text", "text": enc.decode(enc.encode(first, disallowed_special=())[:budget])
+             or "…"}]
 
 
 def _dump(obj: Any) -> bytes:
