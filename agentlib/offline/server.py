@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import tokens
 from ..messages import HistoryError, validate
-from . import agent
+from . import agent, edits
 
 ERROR_TYPES = {
     400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
@@ -30,13 +30,7 @@ FAULT_MESSAGES = {
 MAX_REQUEST_BYTES = 32 * 1024 * 1024  # the API's 32 MB request limit
 
 
-class APIError(Exception):
-    """An error the offline model answers with, as the API would."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-        self.message = message
+from .errors import APIError
 
 
 def digest(*parts: Any) -> str:
@@ -111,6 +105,8 @@ class CourseModel:
                            "call client.messages.create(...) without stream=True")
         system, tools, messages = self.check_request(request, need_max_tokens=True)
         max_tokens = request["max_tokens"]
+        messages, applied = edits.apply(request.get("context_management"), messages,
+                                        system, tools)
         input_tokens = tokens.count(messages, system=system, tools=tools)
         if input_tokens > self.context_window:
             raise APIError(400, f"prompt is too long: {input_tokens} tokens > "
@@ -129,13 +125,16 @@ class CourseModel:
         if output_tokens > max_tokens:
             content, stop_reason = _cut_to(content, max_tokens), "max_tokens"
             output_tokens = min(tokens.count(content), max_tokens)
-        return {
+        response = {
             "id": f"msg_{key[:24]}", "type": "message", "role": "assistant",
             "model": request["model"], "content": content,
             "stop_reason": stop_reason, "stop_sequence": None,
             "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens,
                       "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
         }
+        if "context_management" in request:
+            response["context_management"] = {"applied_edits": applied}
+        return response
 
     # ------------------------------------------------------------------ request checks
     def check_request(self, request: dict, need_max_tokens: bool):

@@ -1,0 +1,99 @@
+"""Capping tool results at the source: limit what a tool returns, and say how to get more.
+
+A tool result is most of a long run's bulk, so the cheapest place to save tokens is where
+the result enters the history. The cut must be announced: a result that ends with a
+notice ("truncated ... continue with offset=N") lets the model page on, while a silent
+cut makes it believe it saw everything (lesson 03 shows the wrong answer that follows).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+
+from .. import tokens
+from ..tools import NOTICE_RE, split_lines, truncation_notice
+
+NOTICE_ROOM = 160  # characters kept free for the notice itself
+
+
+def _fits(text: str, max_chars: int | None, max_tokens: int | None) -> bool:
+    return (max_chars is None or len(text) <= max_chars) and \
+        (max_tokens is None or tokens.count_text(text) <= max_tokens)
+
+
+def cap_text(text: str, max_chars: int | None = None, max_tokens: int | None = None, *,
+             silent: bool = False, more: str = "narrow the query to see less at once") -> str:
+    """Cut `text` to the budget; unless `silent`, end with a notice of what was left out."""
+    if max_chars is None and max_tokens is None:
+        raise ValueError("give max_chars or max_tokens")
+    if _fits(text, max_chars, max_tokens):
+        return text
+    room = NOTICE_ROOM if not silent else 0
+    limit = (max_chars if max_chars is not None else max_tokens * 4) - room
+    cut = text[:max(0, limit)]
+    while max_tokens is not None and cut and tokens.count_text(cut) > max_tokens - room // 4:
+        cut = cut[: int(len(cut) * 0.9)]
+    if silent:
+        return cut
+    return cut + f"\n[truncated: {len(text) - len(cut)} more characters not shown; {more}]"
+
+
+def cap_lines(text: str, path: str, offset: int, max_chars: int | None = None,
+              max_tokens: int | None = None, *, silent: bool = False) -> str:
+    """Cut a paged file read at a line boundary; the notice names the next `offset`."""
+    if _fits(text, max_chars, max_tokens):
+        return text
+    lines = split_lines(text)
+    notice = NOTICE_RE.search(lines[-1]) if lines else None
+    if notice:  # the tool already paged: keep its total, drop its notice
+        total = int(notice.group("total"))
+        lines = lines[:-1]
+        lines[-1] = lines[-1].rstrip("\n") + "\n" if lines else ""
+    else:
+        total = offset + len(lines)
+    budget_chars = None if max_chars is None else max_chars - (0 if silent else NOTICE_ROOM)
+    budget_tokens = None if max_tokens is None else max_tokens - (0 if silent else 50)
+    kept, chars, toks = [], 0, 0
+    for line in lines:
+        chars += len(line)
+        toks += tokens.count_text(line) if budget_tokens is not None else 0
+        if (budget_chars is not None and chars > budget_chars) or \
+                (budget_tokens is not None and toks > budget_tokens):
+            break
+        kept.append(line)
+    if not kept and lines:  # one very long line: cut inside it rather than return nothing
+        return cap_text(text, max_chars, max_tokens, silent=silent,
+                        more=f"read with a smaller limit from offset={offset}")
+    body = "".join(kept)
+    if silent:
+        return body.rstrip("\n")
+    end = offset + len(kept)
+    return body.rstrip("\n") + "\n" + truncation_notice(path, offset, end, total)
+
+
+def cap(tool: Callable, max_chars: int | None = None, max_tokens: int | None = None, *,
+        silent: bool = False) -> Callable:
+    """Wrap a tool so that its results are capped as they enter the history.
+
+    A tool with `path` and `offset` parameters (like `read_file`) is cut at a line and
+    told where to continue; any other tool is cut by characters and told to narrow its
+    query. `silent=True` drops the notice: it exists only to show the failure.
+    """
+    if max_chars is None and max_tokens is None:
+        raise ValueError("cap needs max_chars or max_tokens")
+    signature = inspect.signature(tool)
+    paged = {"path", "offset"} <= set(signature.parameters)
+
+    @functools.wraps(tool)
+    def capped(*args, **kwargs):
+        out = str(tool(*args, **kwargs))
+        if paged:
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            return cap_lines(out, bound.arguments["path"], bound.arguments["offset"] or 0,
+                             max_chars, max_tokens, silent=silent)
+        return cap_text(out, max_chars, max_tokens, silent=silent)
+
+    return capped
