@@ -117,8 +117,9 @@ def read_notebook(path: Path) -> tuple[dict | None, str]:
 
 def exercises_in(nb: dict) -> list[str]:
     """Exercise names a notebook declares (metadata) or checks (`check("...")` calls)."""
-    meta = nb.get("metadata", {}).get("agentlib", {})
-    names = [str(n) for n in meta.get("exercises", []) if isinstance(n, str)]
+    meta = nb.get("metadata", {}).get("agentlib")
+    declared = meta.get("exercises") if isinstance(meta, dict) else None
+    names = [n for n in declared if isinstance(n, str)] if isinstance(declared, list) else []
     for cell in nb["cells"]:
         if cell.get("cell_type") == "code":
             names += CHECK_CALL.findall(str(cell.get("source", "")))

@@ -16,6 +16,7 @@ from typing import Any
 from .. import tokens
 from ..messages import HistoryError, validate
 from . import agent, edits
+from .errors import APIError
 
 ERROR_TYPES = {
     400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
@@ -30,7 +31,6 @@ FAULT_MESSAGES = {
 MAX_REQUEST_BYTES = 32 * 1024 * 1024  # the API's 32 MB request limit
 
 
-from .errors import APIError
 
 
 def digest(*parts: Any) -> str:
