@@ -8,7 +8,9 @@ the loop passes the history through `context`, a sequence of strategies:
     (`agentlib.messages.validate`). Plain functions are enough; a strategy with state (a
     compactor) is an object with `__call__`. If it has an attribute `event` (a string set
     by the call, or None), the loop records it in the trace; otherwise the loop records
-    how many messages and tokens the strategy removed.
+    how many messages and tokens the strategy removed. If it has a method
+    `observe(messages, input_tokens)`, the loop calls it after each response with the
+    history sent and the API's count for it, so the strategy can calibrate an estimate.
 
 `run_agent` works the same against the offline course model and against Claude.
 """
@@ -148,6 +150,9 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
             stopped = f"error: {message}"
             break
         step.input_tokens = response.usage.input_tokens
+        for strategy in context:  # let stateful strategies calibrate their estimates
+            if hasattr(strategy, "observe"):
+                strategy.observe(history, step.input_tokens)
         step.output_tokens = response.usage.output_tokens
         step.stop_reason = response.stop_reason
         applied = getattr(getattr(response, "context_management", None), "applied_edits", None)

@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import tokens
 from ..messages import HistoryError, validate
-from . import agent, edits
+from . import agent, edits, summarizer
 from .errors import APIError
 
 ERROR_TYPES = {
@@ -105,9 +105,25 @@ class CourseModel:
                            "call client.messages.create(...) without stream=True")
         system, tools, messages = self.check_request(request, need_max_tokens=True)
         max_tokens = request["max_tokens"]
-        messages, applied = edits.apply(request.get("context_management"), messages,
-                                        system, tools)
+        key = key or digest(request)  # from the request bytes: same request, same ids
+        config = request.get("context_management")
+        compact = edits.compaction_edit(config)
+        messages = edits.after_compaction(messages)
+        messages, applied = edits.apply(config, messages, system, tools)
         input_tokens = tokens.count(messages, system=system, tools=tools)
+        iterations = []
+        if compact and input_tokens > compact["trigger"]:
+            summary = summarizer.summarize_messages(messages, compact["instructions"])
+            compaction = {"type": "compaction", "content": summary}
+            out_tokens = tokens.count(compaction)
+            iterations.append({"type": "compaction", "input_tokens": input_tokens,
+                               "output_tokens": out_tokens, "cache_creation_input_tokens": 0,
+                               "cache_read_input_tokens": 0})
+            if compact["pause"]:
+                return self._message(request, key, [compaction], "compaction", 0, 0, config,
+                                     applied, iterations)
+            messages = [{"role": "assistant", "content": [compaction]}]
+            input_tokens = tokens.count(messages, system=system, tools=tools)
         if input_tokens > self.context_window:
             raise APIError(400, f"prompt is too long: {input_tokens} tokens > "
                            f"{self.context_window} maximum")
@@ -115,7 +131,6 @@ class CourseModel:
             raise APIError(400, "input length and `max_tokens` exceed context limit: "
                            f"{input_tokens} + {max_tokens} > {self.context_window}, decrease "
                            "input length or `max_tokens` and try again")
-        key = key or digest(request)  # from the request bytes: same request, same ids
         content = agent.respond(system=system, tools=tools, messages=messages, seed=key)
         for n, block in enumerate(content):
             if block["type"] == "tool_use":
@@ -125,6 +140,17 @@ class CourseModel:
         if output_tokens > max_tokens:
             content, stop_reason = _cut_to(content, max_tokens), "max_tokens"
             output_tokens = min(tokens.count(content), max_tokens)
+        if iterations:  # the compaction block comes first; its tokens are its own iteration
+            content = [compaction] + content
+            iterations.append({"type": "message", "input_tokens": input_tokens,
+                               "output_tokens": output_tokens, "cache_creation_input_tokens": 0,
+                               "cache_read_input_tokens": 0})
+        return self._message(request, key, content, stop_reason, input_tokens, output_tokens,
+                             config, applied, iterations)
+
+    def _message(self, request, key, content, stop_reason, input_tokens, output_tokens,
+                 config, applied, iterations) -> dict:
+        """The response body of a create call."""
         response = {
             "id": f"msg_{key[:24]}", "type": "message", "role": "assistant",
             "model": request["model"], "content": content,
@@ -132,7 +158,9 @@ class CourseModel:
             "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens,
                       "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
         }
-        if "context_management" in request:
+        if iterations:
+            response["usage"]["iterations"] = iterations
+        if config is not None:
             response["context_management"] = {"applied_edits": applied}
         return response
 

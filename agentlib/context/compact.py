@@ -1,0 +1,119 @@
+"""Summarizing compaction: fold the old part of the history into one summary.
+
+Before a request, estimate the history (calibrated by the last `usage.input_tokens`).
+Only when it is over `threshold - margin`: keep the newest `keep_recent` messages
+verbatim, move the cut so no tool pair is split, render the old part as a plain-text
+transcript, ask for a summary in a separate call without tools, and put the summary in
+place of the old part. A later compaction folds the earlier summary into the next one.
+Each compaction is a paid call and changes the prefix, so the prompt cache is lost.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import anthropic
+
+from .. import tokens
+from ..client import model_name
+from ..messages import blocks, result_text, user
+from .truncate import safe_start
+
+SUMMARY_MARK = "[Summary of earlier turns]"
+
+FREE_FORM_PROMPT = "Summarize the conversation below."
+
+STRUCTURED_PROMPT = """You summarize the earlier part of an agent's work so that it can go on \
+without it. Write exactly these sections:
+## Goal: the user's task; quote every constraint the user stated verbatim.
+## Progress: what has been done so far.
+## Key facts: exact paths, names and numbers found, one per line, as the agent noted them.
+## Decisions: choices made and why.
+## Next steps: what remains to do."""
+
+
+def transcript(messages: list[dict]) -> str:
+    """The old part as plain text: a summarizer needs no tool blocks, only what happened."""
+    lines = []
+    names: dict[str, str] = {}
+    for m in messages:
+        for b in blocks(m):
+            kind = b.get("type")
+            if kind == "text":
+                lines.append(f"{m['role'].upper()}: {b['text']}")
+            elif kind == "tool_use":
+                names[b["id"]] = b["name"]
+                args = json.dumps(b.get("input", {}), ensure_ascii=False)
+                lines.append(f"TOOL CALL {b['name']} {args}")
+            elif kind == "tool_result":
+                label = names.get(b["tool_use_id"], "tool")
+                lines.append(f"TOOL RESULT ({label}): {result_text(b)}")
+            elif kind == "compaction" and b.get("content"):
+                lines.append(f"USER: {SUMMARY_MARK}\n{b['content']}")
+    return "\n".join(lines)
+
+
+@dataclass
+class Compaction:
+    """The record of one compaction."""
+
+    step: int
+    messages_folded: int
+    tokens_before: int
+    tokens_after: int
+    summary_input_tokens: int
+    summary_output_tokens: int
+
+
+class Compactor:
+    """A strategy with state: the client, a calibrated meter and the compactions so far."""
+
+    def __init__(self, client: anthropic.Anthropic, threshold: int, *, margin: int | None = None,
+                 keep_recent: int = 6, prompt: str = STRUCTURED_PROMPT,
+                 model: str | None = None, summary_max_tokens: int = 2048):
+        if keep_recent < 1:
+            raise ValueError(f"keep_recent must be at least 1, got {keep_recent}")
+        self.client, self.threshold, self.keep_recent = client, threshold, keep_recent
+        self.margin = threshold // 10 if margin is None else margin
+        self.prompt, self.summary_max_tokens = prompt, summary_max_tokens
+        self.model = model or model_name(client)
+        self.meter = tokens.TokenMeter()
+        self.compactions: list[Compaction] = []
+        self.failures = 0
+        self.calls = 0
+        self.event: str | None = None
+
+    def observe(self, messages: list[dict], input_tokens: int) -> None:
+        """Calibrate the estimate with what the API counted for the request just sent."""
+        self.meter.observe(messages, input_tokens)
+
+    def __call__(self, messages: list[dict]) -> list[dict]:
+        self.calls += 1
+        self.event = None
+        before = self.meter.measure(messages)
+        if before <= self.threshold - self.margin:
+            return messages
+        cut = safe_start(messages, len(messages) - self.keep_recent)
+        if cut < 2:
+            return messages
+        old, recent = messages[:cut], messages[cut:]
+        try:
+            reply = self.client.messages.create(
+                model=self.model, max_tokens=self.summary_max_tokens, system=self.prompt,
+                messages=[user(transcript(old) + "\n\nWrite the summary now.")])
+        except anthropic.APIError as e:  # nothing is lost: keep the history, retry next step
+            self.failures += 1
+            self.event = f"compaction failed ({type(e).__name__}); history kept"
+            return messages
+        summary = "\n".join(b.text for b in reply.content if b.type == "text")
+        out = [user(f"{SUMMARY_MARK}\n{summary}")] + list(recent)
+        after = self.meter.measure(out)
+        self.compactions.append(Compaction(self.calls, len(old), before, after,
+                                           reply.usage.input_tokens, reply.usage.output_tokens))
+        self.event = f"compacted {len(old)} messages (~{before} -> ~{after} tokens)"
+        return out
+
+    def __repr__(self) -> str:
+        return (f"Compactor(threshold={self.threshold}, margin={self.margin}, "
+                f"keep_recent={self.keep_recent}, compactions={len(self.compactions)})")
