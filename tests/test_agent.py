@@ -190,3 +190,28 @@ def test_notes_writes_are_atomic(tmp_path, monkeypatch):
     assert [p.name for p in tmp_path.iterdir()] == ["notes.md"]  # no temp file left
     with pytest.raises(ValueError):
         Notes(tmp_path, "../escape.md")
+
+
+def test_memory_tool_through_the_sdk_backend(tmp_path):
+    from agentlib.context.memory import MEMORY_RULES, memory_toolbox
+    from agentlib.loop import DEFAULT_SYSTEM
+
+    client = agentlib.connect(offline=True)
+    w = workloads.audit(12)
+    system = DEFAULT_SYSTEM + " " + MEMORY_RULES
+    run = run_agent(client, w, context=[sliding_window(6)], system=system,
+                    extra_tools=memory_toolbox(tmp_path / "m"))
+    assert run.score.success
+    assert run.steps[0].tool_calls == [("memory", {"command": "view",
+                                                   "path": "/memories/notes.md"})]
+    assert not any(s.error for s in run.steps)
+    notes = (tmp_path / "m" / "memories" / "notes.md").read_text(encoding="utf-8")
+    assert "Noted [13/13]" in notes and notes.count("Plan: ") >= 1
+    resumed = run_agent(client, w, system=system, extra_tools=memory_toolbox(tmp_path / "m"))
+    assert resumed.score.success and resumed.calls <= 3
+    # the SDK's backend refuses escapes; the model gets an is_error result
+    box = memory_toolbox(tmp_path / "m")
+    for bad in ("/etc/passwd", "/memories/../../secret", "../x", "/memories/../notes"):
+        out = box.run({"type": "tool_use", "id": "toolu_x", "name": "memory",
+                       "input": {"command": "view", "path": bad}})
+        assert out.get("is_error") and "memories" in out["content"]

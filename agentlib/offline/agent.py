@@ -116,6 +116,69 @@ def _call(tool: str, **args) -> dict:
     return {"type": "tool_use", "id": "", "name": tool, "input": args}
 
 
+# ---------------------------------------------------------------- scratchpad
+
+MEMORY_FILE = "/memories/notes.md"
+LINE_NUMBER = re.compile(r"^\s*\d+\t", re.M)
+
+
+class Scratchpad:
+    """The model's use of a notes file outside the window: the `notes` tool or `memory`.
+
+    Used only when such a tool is offered and the system prompt asks for notes or memory.
+    """
+
+    def __init__(self, view: View):
+        self.view = view
+        self.kind = ("notes" if "notes" in view.tool_names else
+                     "memory" if "memory" in view.tool_names else None)
+        asks = re.search(r"\b(notes|memory)\b", view.system, re.I)
+        self.on = bool(self.kind and asks)
+        self.results = [r for r in view.results if r.name == self.kind and not r.cleared]
+
+    def text(self) -> str:
+        """What the model has read from its notes and can still see."""
+        reads = [r.text for r in self.results if not r.is_error and self._is_read(r)]
+        return LINE_NUMBER.sub("", "\n".join(reads))
+
+    def _is_read(self, r: Result) -> bool:
+        return r.input.get("action") == "read" if self.kind == "notes" else \
+            r.input.get("command") == "view" and r.input.get("path") == MEMORY_FILE
+
+    def looked(self) -> bool:
+        """Has the model looked at its notes (or found there are none) in this window?"""
+        return any(r.input.get("action") == "read" or r.input.get("command") == "view"
+                   for r in self.results)
+
+    def just_read(self) -> bool:
+        return any(r.newest and not r.is_error and self._is_read(r) for r in self.results)
+
+    def read(self) -> dict:
+        if self.kind == "notes":
+            return _call("notes", action="read")
+        return _call("memory", command="view", path=MEMORY_FILE)
+
+    def _exists(self) -> bool:
+        """Does the notes file exist, as far as the visible results tell?"""
+        return any(not r.is_error and r.input.get("path") == MEMORY_FILE for r in self.results)
+
+    def append(self, text: str) -> dict:
+        if self.kind == "notes":
+            return _call("notes", action="append", text=text)
+        for r in self.results:  # repair the previous write if it went the wrong way
+            if r.newest and r.is_error and "already exists" in r.text:
+                return _call("memory", command="insert", path=MEMORY_FILE, insert_line=0,
+                             insert_text=r.input.get("file_text", "") + "\n" + text)
+            if r.newest and r.is_error and "does not exist" in r.text \
+                    and r.input.get("command") == "insert":
+                return _call("memory", command="create", path=MEMORY_FILE,
+                             file_text=r.input.get("insert_text", "") + "\n" + text + "\n")
+        if self._exists():
+            return _call("memory", command="insert", path=MEMORY_FILE, insert_line=0,
+                         insert_text=text)
+        return _call("memory", command="create", path=MEMORY_FILE, file_text=text + "\n")
+
+
 # ---------------------------------------------------------------- audit
 
 NOTE_RE = re.compile(r"^Noted \[(\d+)/(\d+)\] (\S+): (.*)$", re.M)
@@ -148,12 +211,12 @@ class Audit:
         self.view = view
         m = self.TASK_RE.search("\n".join([view.system, *view.user_texts, *view.summaries]))
         self.key, self.threshold = m.group(1), int(m.group(2))
-        self.notebook = "notes" in view.tool_names and bool(
-            re.search(r"\bnotes\b", view.system, re.I))
-        self.saved = "\n".join(r.text for r in view.results
-                               if r.name == "notes" and not r.cleared and not r.is_error)
-        self.memory = "\n".join([*view.summaries, *view.own_texts, self.saved])
-        self.notes = {(int(a), path): rest for a, _, path, rest in NOTE_RE.findall(self.memory)}
+        self.pad = Scratchpad(view)
+        self.memory = "\n".join([*view.summaries, *view.own_texts, self.pad.text()])
+        self.notes: dict[tuple[int, str], str] = {}
+        for a, _, path, rest in NOTE_RE.findall(self.memory):  # a resolved note wins
+            if "= inherit (needs" not in rest or (int(a), path) not in self.notes:
+                self.notes[(int(a), path)] = rest
 
     def files(self) -> list[str]:
         for r in reversed(self.view.results):
@@ -181,21 +244,21 @@ class Audit:
 
     def act(self) -> list[dict]:
         """One step; with a notes tool, findings also go to the notes file, read first."""
-        if self.notebook and not any(r.name == "notes" for r in self.view.results) \
-                and not self.notes:
-            return [_text("First I'll read my notes."), _call("notes", action="read")]
+        pad = self.pad
+        if pad.on and not self.notes and not pad.looked():
+            return [_text("First I'll look at my notes."), pad.read()]
         content = self.decide()
         final = content[-1]["type"] == "text"
         said = [line for line in content[0]["text"].splitlines()
                 if line.startswith(("Noted [", "Plan: "))]
-        if self.notebook and said:  # save findings first; answer on a later step
+        repair = [r for r in pad.results if r.newest and r.is_error
+                  and r.input.get("command") in ("create", "insert")]
+        if pad.on and (said or repair):  # save findings first; answer on a later step
             if final:
-                content = [_text("\n".join(said))]
-            return content + [_call("notes", action="append", text="\n".join(said))]
-        if self.notebook and final and not any(
-                r.name == "notes" and r.newest and r.input.get("action") == "read"
-                for r in self.view.results):
-            return [_text("Before answering, I'll read my notes."), _call("notes", action="read")]
+                content = [_text("\n".join(said) or "Fixing my notes.")]
+            return content + [pad.append("\n".join(said))]
+        if pad.on and final and not pad.just_read():
+            return [_text("Before answering, I'll read my notes."), pad.read()]
         return content
 
     def decide(self) -> list[dict]:
