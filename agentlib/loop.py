@@ -37,8 +37,10 @@ class Step:
     """One request of a run, as the trace records it."""
 
     index: int
-    input_tokens: int = 0  # usage.input_tokens (0 when the call failed)
+    input_tokens: int = 0  # all input tokens of the request, cached or not (0 if it failed)
     output_tokens: int = 0
+    cache_read: int = 0  # usage.cache_read_input_tokens (billed at 0.1x)
+    cache_write: int = 0  # usage.cache_creation_input_tokens (billed at 1.25x)
     estimate: int = 0  # characters / 4 of what was sent
     messages_sent: int = 0
     events: list[str] = field(default_factory=list)
@@ -115,12 +117,13 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
               system: str | None = DEFAULT_SYSTEM, max_steps: int = 60,
               model: str | None = None, max_tokens: int = 2048, label: str = "",
               history: list[dict] | None = None, extra: dict | None = None,
-              extra_tools=None) -> Run:
+              extra_tools=None, cache: bool = False) -> Run:
     """Run `workload` until the agent answers, `max_steps` requests, or an API error.
 
     `history` continues an earlier conversation instead of starting with the task;
     `extra` adds request parameters (for example `context_management`, with a beta client);
-    `extra_tools` is a Toolbox offered beside the workload's (for example the notes tool).
+    `extra_tools` is a Toolbox offered beside the workload's (for example the notes tool);
+    `cache=True` marks the system prompt and the newest message with `cache_control`.
     """
     if max_steps < 1:
         raise ValueError(f"max_steps must be at least 1, got {max_steps}")
@@ -134,7 +137,8 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
     params: dict[str, Any] = {"model": model or model_name(client), "max_tokens": max_tokens,
                               "tools": tools, **(extra or {})}
     if system:
-        params["system"] = system
+        params["system"] = [{"type": "text", "text": system,
+                             "cache_control": {"type": "ephemeral"}}] if cache else system
     create = client.beta.messages.create if "betas" in params else client.messages.create
     for i in range(max_steps):
         history, events = apply_context(context, history)
@@ -142,14 +146,18 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
                     messages_sent=len(history), events=events, sent=history)
         steps.append(step)
         try:
-            response = create(messages=history, **params)
+            response = create(messages=cache_breakpoint(history) if cache else history,
+                              **params)
         except anthropic.APIStatusError as e:
             body = e.body if isinstance(e.body, dict) else {}
             message = (body.get("error") or {}).get("message", str(e))
             step.error = f"{e.status_code} {type(e).__name__}: {message}"
             stopped = f"error: {message}"
             break
-        step.input_tokens = response.usage.input_tokens
+        usage = response.usage
+        step.cache_read = usage.cache_read_input_tokens or 0
+        step.cache_write = usage.cache_creation_input_tokens or 0
+        step.input_tokens = usage.input_tokens + step.cache_read + step.cache_write
         for strategy in context:  # let stateful strategies calibrate their estimates
             if hasattr(strategy, "observe"):
                 strategy.observe(history, step.input_tokens)
@@ -179,6 +187,17 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
     score = workload.score(answer)
     return Run(label or "run", history, transcript, steps, answer, score, stopped,
                system, tools)
+
+
+def cache_breakpoint(messages: list[dict]) -> list[dict]:
+    """A copy whose newest block carries a `cache_control` breakpoint (the input is kept)."""
+    if not messages:
+        return messages
+    last = messages[-1]
+    content = last["content"]
+    content = [{"type": "text", "text": content}] if isinstance(content, str) else content
+    marked = [*content[:-1], {**content[-1], "cache_control": {"type": "ephemeral"}}]
+    return [*messages[:-1], {**last, "content": marked}]
 
 
 def _edit_summary(edit: Any) -> str:

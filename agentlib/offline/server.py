@@ -16,6 +16,7 @@ from typing import Any
 from .. import tokens
 from ..messages import HistoryError, validate
 from . import agent, edits, summarizer
+from .cache import PromptCache
 from .errors import APIError
 
 ERROR_TYPES = {
@@ -50,6 +51,7 @@ class CourseModel:
         self.faults = {int(k): int(v) for k, v in (faults or {}).items()}
         self.model = model
         self.calls = 0  # create/count calls received, retries included
+        self.cache = PromptCache()
 
     # ------------------------------------------------------------------ HTTP entry point
     def handle(self, method: str, path: str, headers: dict[str, str], body: bytes
@@ -145,18 +147,20 @@ class CourseModel:
             iterations.append({"type": "message", "input_tokens": input_tokens,
                                "output_tokens": output_tokens, "cache_creation_input_tokens": 0,
                                "cache_read_input_tokens": 0})
+        cached = self.cache.account(system, tools, messages, input_tokens)
         return self._message(request, key, content, stop_reason, input_tokens, output_tokens,
-                             config, applied, iterations)
+                             config, applied, iterations, cached)
 
     def _message(self, request, key, content, stop_reason, input_tokens, output_tokens,
-                 config, applied, iterations) -> dict:
+                 config, applied, iterations, cached=None) -> dict:
         """The response body of a create call."""
+        fresh, written, read = cached or (input_tokens, 0, 0)
         response = {
             "id": f"msg_{key[:24]}", "type": "message", "role": "assistant",
             "model": request["model"], "content": content,
             "stop_reason": stop_reason, "stop_sequence": None,
-            "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens,
-                      "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
+            "usage": {"input_tokens": fresh, "output_tokens": output_tokens,
+                      "cache_creation_input_tokens": written, "cache_read_input_tokens": read},
         }
         if iterations:
             response["usage"]["iterations"] = iterations
