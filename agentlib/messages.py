@@ -13,6 +13,9 @@ from typing import Any
 Message = dict[str, Any]
 Block = dict[str, Any]
 
+SUMMARY_MARK = "[Summary of earlier turns]"  # opens the user message a compaction leaves
+TRUNCATION_MARK = "[Earlier turns removed"  # opens the marker a truncation leaves
+
 # ---------------------------------------------------------------- building blocks
 
 

@@ -20,11 +20,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from agentlib import tokens
+from agentlib.messages import SUMMARY_MARK, TRUNCATION_MARK
 
 # Prefixes that mark what a context strategy left behind. The modules that write them
 # own them; they are repeated here so that the viewer can recognise them.
-SUMMARY_MARK = "[Summary of earlier turns]"
-TRUNCATION_MARK = "[Earlier turns removed"
 CLEARED_MARK = "[cleared"
 
 # kind -> (legend label, background colour). One palette for the HTML and the plots.
@@ -396,8 +395,8 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
     """Input tokens per request and their running total, one line per run.
 
     Left: `input_tokens` of each step (what was re-sent), a dashed line at `window`, a
-    red x where a step failed (drawn at its pre-send estimate, since a failed call
-    reports no usage), small notes where a context strategy acted (`events`). Right
+    red x where a step failed (drawn at the tokens it tried to send, counted with
+    `tokens.count`, since a failed call reports no usage), small notes where a context strategy acted (`events`). Right
     (with `cumulative`): the running sum, i.e. the input tokens paid for so far.
     `ax` may be one Axes (the left panel only) or a pair. Returns the Figure; with
     the notebook's inline backend, `fig = plot_tokens(...)` displays it once.
@@ -427,10 +426,12 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
                       label=label)
         failed = [s for s in steps if s.error]
         if failed:
-            per_step.plot([s.index for s in failed], [s.estimate or 0 for s in failed],
+            sizes = [tokens.count(_sent(s), system=getattr(run, "system", None),
+                                  tools=getattr(run, "tools", None)) for s in failed]
+            per_step.plot([s.index for s in failed], sizes,
                           linestyle="none", marker="x", markersize=8, markeredgewidth=2,
                           color="#d62728", gid="error",
-                          label="_error" if error_labelled else "error (at estimate)")
+                          label="_error" if error_labelled else "error (what it tried to send)")
             error_labelled = True
         if events:
             _annotate_events(per_step, steps, colour)

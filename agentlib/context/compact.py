@@ -17,10 +17,8 @@ import anthropic
 
 from .. import tokens
 from ..client import model_name
-from ..messages import blocks, result_text, user
+from ..messages import SUMMARY_MARK, blocks, result_text, user
 from .truncate import safe_start
-
-SUMMARY_MARK = "[Summary of earlier turns]"
 
 FREE_FORM_PROMPT = "Summarize the conversation below."
 

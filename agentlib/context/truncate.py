@@ -8,9 +8,7 @@ one-line marker so the model is told that something is missing.
 
 from __future__ import annotations
 
-from ..messages import starts_with_tool_result, user
-
-TRUNCATION_MARK = "[Earlier turns removed"
+from ..messages import TRUNCATION_MARK, starts_with_tool_result, user
 
 
 def safe_start(messages: list[dict], start: int) -> int:

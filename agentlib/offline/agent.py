@@ -15,10 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..messages import blocks, result_text
+from ..messages import SUMMARY_MARK, blocks, result_text
 from ..tools import parse_notice
 
-SUMMARY_MARK = "[Summary of earlier turns]"
 CLEARED_RE = re.compile(r"^\s*\[?\s*(tool result\s+)?(cleared|removed|omitted|elided)", re.I)
 NO_TASK = ("I don't know what to do: I cannot see a task in this conversation. "
            "What would you like me to work on?")
