@@ -57,6 +57,26 @@ def _block_strings(block: dict) -> list[str]:
     return [json.dumps(block, sort_keys=True, ensure_ascii=False)]
 
 
+_MESSAGES: dict[tuple[int, Any], tuple[dict, int]] = {}  # (id, counter) -> (message, tokens)
+_MESSAGES_LIMIT = 200_000
+
+
+def _message(m: dict, per_string) -> int:
+    """Tokens of one message, cached per message object: messages are values here (the
+    course's strategies never edit a message in place; they build new ones)."""
+    key = (id(m), per_string)
+    hit = _MESSAGES.get(key)
+    if hit is not None and hit[0] is m:
+        return hit[1]
+    content = m.get("content")
+    parts = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+    n = MESSAGE_OVERHEAD + sum(_measure(b, per_string) for b in parts)
+    if len(_MESSAGES) >= _MESSAGES_LIMIT:
+        _MESSAGES.clear()
+    _MESSAGES[key] = (m, n)  # holding `m` keeps its id from being reused while cached
+    return n
+
+
 def _measure(x: Any, per_string, system: Any = None, tools: Any = None) -> int:
     total = 0
     if system:
@@ -68,13 +88,13 @@ def _measure(x: Any, per_string, system: Any = None, tools: Any = None) -> int:
     if isinstance(x, str):
         return total + per_string(x)
     if isinstance(x, dict) and "role" in x:  # a message
-        content = x.get("content")
-        parts = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
-        return total + MESSAGE_OVERHEAD + sum(_measure(b, per_string) for b in parts)
+        return total + _message(x, per_string)
     if isinstance(x, dict):  # a block
         extra = TOOL_OVERHEAD if x.get("type") in ("tool_use", "tool_result") else 0
         return total + BLOCK_OVERHEAD + extra + sum(per_string(s) for s in _block_strings(x))
     if isinstance(x, list | tuple):  # a message list, or a list of blocks (system)
+        if all(isinstance(item, dict) and "role" in item for item in x):
+            return total + sum(_message(m, per_string) for m in x)
         return total + sum(_measure(item, per_string) for item in x)
     raise TypeError(f"cannot count tokens of {type(x).__name__}: give a string, a block, "
                     "a message or a list of them")

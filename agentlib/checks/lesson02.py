@@ -1,0 +1,288 @@
+"""Checks for lesson 2's exercises: ex2.find_split, ex2.safe_truncate, ex2.pin_task.
+
+Each check runs the learner's function on the same deterministic agent histories (text
+turns, single and parallel tool calls, error results) and judges the output by the API's
+own rules (`agentlib.messages.validate`) and by the reference cut of
+`agentlib.context.truncate`. Known wrong answers fail on purpose: the naive
+`messages[-n:]` fails the validity check of ex2.safe_truncate, and a cut that drops the
+task fails the first check of ex2.pin_task (tests/test_lesson02_checks.py proves both).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+from agentlib.grading import register
+from agentlib.messages import (
+    HistoryError,
+    assistant,
+    blocks,
+    copy_history,
+    starts_with_tool_result,
+    tool_result,
+    tool_use,
+    user,
+    validate,
+)
+
+# ---------------------------------------------------------------- the histories
+
+
+def agent_history(seed: int, steps: int) -> list[dict]:
+    """A valid agent history: a task, then `steps` exchanges, deterministic in `seed`.
+
+    Most exchanges are a tool call (sometimes two or three in parallel) and its results
+    (some with `is_error`); a few are a text reply and a user follow-up. Half of the
+    histories end with the agent's answer, the rest with a user message.
+    """
+    rng = random.Random(f"lesson02-{seed}")
+    messages = [user(f"Task {seed}: audit the service configs and report every finding.")]
+    n = 0
+    for step in range(steps):
+        if rng.random() < 0.2:
+            messages.append(assistant(f"Progress note {step}: nothing unusual so far."))
+            messages.append(user(f"Follow-up {step}: keep going."))
+            continue
+        calls = []
+        for _ in range(rng.choice([1, 1, 1, 2, 3])):
+            n += 1
+            calls.append(tool_use(f"toolu_{seed:02d}_{n:04d}", "read_file",
+                                  {"path": f"services/s{n}.conf"}))
+        messages.append(assistant(f"Reading {len(calls)} file(s).", *calls))
+        messages.append(user(*[tool_result(c["id"], f"timeout_s = {rng.choice([10, 45, 90])}",
+                                           is_error=rng.random() < 0.15) for c in calls]))
+    if rng.random() < 0.5:
+        messages.append(assistant("Answer: done."))
+    return messages
+
+
+HISTORIES = [agent_history(seed, steps) for seed, steps in
+             [(1, 3), (2, 6), (3, 9), (4, 12), (5, 16), (6, 20), (7, 8), (8, 14)]]
+
+# ---------------------------------------------------------------- references
+
+
+def orphan_index(messages: list[dict]) -> int | None:
+    """The first message holding a tool_result whose tool_use is not in the message before."""
+    for i, message in enumerate(messages):
+        before = blocks(messages[i - 1]) if i > 0 else []
+        called = {b.get("id") for b in before if b.get("type") == "tool_use"}
+        if any(b.get("type") == "tool_result" and b.get("tool_use_id") not in called
+               for b in blocks(message)):
+            return i
+    return None
+
+
+def reference_start(messages: list[dict], keep_last: int, pinned: int = 0) -> int:
+    """Where a pair-safe cut keeping at least `keep_last` messages begins."""
+    start = max(pinned, len(messages) - keep_last)
+    while 0 < start < len(messages) and starts_with_tool_result(messages[start]):
+        start -= 1
+    return start
+
+
+def _cases() -> Iterator[tuple[int, list[dict], int]]:
+    """(history number, history, keep_last) for every history and every useful keep_last."""
+    for number, history in enumerate(HISTORIES):
+        for keep_last in range(1, len(history) + 2):
+            yield number, history, keep_last
+
+
+def _call(fn: Callable, history: list[dict], *args) -> list[dict]:
+    """Call the learner's function on a copy, so a mutating answer cannot spoil the data."""
+    out = fn(copy_history(history), *args)
+    assert isinstance(out, list), f"should return a list of messages, got {type(out).__name__}"
+    return out
+
+
+def _where(number: int, history: list[dict], keep_last: int | None = None) -> str:
+    k = f", keep_last={keep_last}" if keep_last is not None else ""
+    return f"on test history #{number} ({len(history)} messages{k})"
+
+
+def _n(count: int) -> str:
+    return f"{count} message" + ("" if count == 1 else "s")
+
+
+def _api_check(out: list[dict], where: str, name: str) -> None:
+    try:
+        validate(out)
+    except HistoryError as e:
+        raise AssertionError(f"{name} {where} returned a history the API rejects with "
+                             f"400: {e.api_message}") from None
+
+
+# ---------------------------------------------------------------- ex2.find_split
+
+SPLIT_HINT = ("for each message, collect the tool_use ids of the message just before it; "
+              "a tool_result naming any other id is the split")
+
+
+@register("ex2.find_split", "finds the orphan a naive cut leaves at the top",
+          hint=SPLIT_HINT, needs=("find_split",))
+def _split_at_top(ns: dict) -> None:
+    tried = 0
+    for number, history in enumerate(HISTORIES):
+        for n in range(1, len(history)):
+            cut = history[-n:]
+            if orphan_index(cut) != 0:
+                continue
+            got = ns["find_split"](copy_history(cut))
+            assert got == 0 and got is not False, (
+                f"find_split(history[-{n}:]) {_where(number, history)} returned {got!r}; "
+                "its message 0 opens with a tool_result whose tool_use was cut off, so "
+                "expected 0")
+            tried += 1
+    assert tried, "no test case (a bug in the check)"
+
+
+@register("ex2.find_split", "returns None when no pair is split",
+          hint="return None (not 0, not False) after looking at every message",
+          needs=("find_split",))
+def _no_split(ns: dict) -> None:
+    for number, history in enumerate(HISTORIES):
+        for n in range(1, len(history) + 1):
+            cut = history[-n:]
+            if orphan_index(cut) is not None:
+                continue
+            got = ns["find_split"](copy_history(cut))
+            assert got is None, (f"find_split(history[-{n}:]) {_where(number, history)} "
+                                 f"returned {got!r}, but every tool_result there follows its "
+                                 "tool_use: expected None")
+
+
+@register("ex2.find_split", "finds a split in the middle of a history",
+          hint=SPLIT_HINT + "; look at every message, not only the first",
+          needs=("find_split",))
+def _split_in_middle(ns: dict) -> None:
+    tried = 0
+    for number, history in enumerate(HISTORIES):
+        for i in range(2, len(history) - 1):
+            if history[i]["role"] != "assistant" or not any(
+                    b["type"] == "tool_use" for b in blocks(history[i])):
+                continue
+            broken = history[:i] + history[i + 1:]  # the call deleted, its result kept
+            assert orphan_index(broken) == i, "a bug in the check"
+            got = ns["find_split"](copy_history(broken))
+            assert got == i, (f"find_split {_where(number, history)} with message {i} (an "
+                              f"assistant tool_use) deleted returned {got!r}; its result is "
+                              f"now message {i} and follows a user message: expected {i}")
+            tried += 1
+    assert tried, "no test case (a bug in the check)"
+
+
+# ---------------------------------------------------------------- ex2.safe_truncate
+
+TRUNCATE_HINT = ("start at len(messages) - keep_last; while the message there opens with a "
+                 "tool_result, move the start one message back")
+
+
+@register("ex2.safe_truncate", "every result is a history the API accepts",
+          hint=TRUNCATE_HINT, needs=("safe_truncate",))
+def _truncate_valid(ns: dict) -> None:
+    for number, history, keep_last in _cases():
+        out = _call(ns["safe_truncate"], history, keep_last)
+        _api_check(out, _where(number, history, keep_last), "safe_truncate")
+
+
+@register("ex2.safe_truncate", "keeps the newest messages, in order",
+          hint="return a slice from the end, messages[start:]",
+          needs=("safe_truncate",))
+def _truncate_suffix(ns: dict) -> None:
+    for number, history, keep_last in _cases():
+        out = _call(ns["safe_truncate"], history, keep_last)
+        where = _where(number, history, keep_last)
+        assert out and out == history[len(history) - len(out):], (
+            f"safe_truncate {where} should return the newest messages of the history in "
+            f"order (a slice messages[start:]); got {_n(len(out))} that are not")
+        assert len(out) >= min(keep_last, len(history)), (
+            f"safe_truncate {where} kept only {_n(len(out))}; keep at least keep_last")
+
+
+@register("ex2.safe_truncate", "cuts as close to keep_last as a whole pair allows",
+          hint="move the cut back only while it opens with a tool_result, one message at a time",
+          needs=("safe_truncate",))
+def _truncate_tight(ns: dict) -> None:
+    for number, history, keep_last in _cases():
+        out = _call(ns["safe_truncate"], history, keep_last)
+        want = len(history) - reference_start(history, keep_last)
+        assert len(out) == want, (
+            f"safe_truncate {_where(number, history, keep_last)} kept {_n(len(out))}; "
+            f"the smallest valid cut keeps {want} (keep_last, plus the call whose result "
+            "would open the kept part)")
+
+
+@register("ex2.safe_truncate", "does not change its input",
+          hint="build a new list (a slice is one) instead of deleting from messages",
+          needs=("safe_truncate",))
+def _truncate_pure(ns: dict) -> None:
+    for number, history, keep_last in _cases():
+        data = copy_history(history)
+        ns["safe_truncate"](data, keep_last)
+        assert data == history, (f"safe_truncate {_where(number, history, keep_last)} changed "
+                                 "the list it was given")
+
+
+# ---------------------------------------------------------------- ex2.pin_task
+
+PIN_HINT = ("keep messages[0], then (if anything is dropped) an optional marker, then a "
+            "pair-safe cut of messages[1:]")
+
+
+def _is_marker(message: dict) -> bool:
+    bs = blocks(message)
+    return message.get("role") == "user" and bool(bs) and all(b.get("type") == "text"
+                                                              for b in bs)
+
+
+@register("ex2.pin_task", "the task stays the first message",
+          hint=PIN_HINT, needs=("pin_task",))
+def _pin_first(ns: dict) -> None:
+    for number, history, keep_last in _cases():
+        out = _call(ns["pin_task"], history, keep_last)
+        assert out and out[0] == history[0], (
+            f"pin_task {_where(number, history, keep_last)} lost the task: its first message "
+            f"should be the history's first user message, {history[0]['content'][0]['text']!r}")
+
+
+@register("ex2.pin_task", "every result is a history the API accepts",
+          hint="cut the part after the task with your pair-safe rule, not with [-keep_last:]",
+          needs=("pin_task",))
+def _pin_valid(ns: dict) -> None:
+    for number, history, keep_last in _cases():
+        out = _call(ns["pin_task"], history, keep_last)
+        _api_check(out, _where(number, history, keep_last), "pin_task")
+
+
+@register("ex2.pin_task", "after the task: an optional marker, then the newest messages",
+          hint=PIN_HINT + "; when nothing needs dropping, return the history unchanged",
+          needs=("pin_task",))
+def _pin_shape(ns: dict) -> None:
+    for number, history, keep_last in _cases():
+        out = _call(ns["pin_task"], history, keep_last)
+        where = _where(number, history, keep_last)
+        start = reference_start(history, keep_last, pinned=1)
+        if start <= 1:
+            assert out == history, (f"pin_task {where}: nothing needs dropping, so return the "
+                                    f"history unchanged; got {_n(len(out))} that differ from it")
+            continue
+        rest = out[1:]
+        if rest and rest != history[len(history) - len(rest):] and _is_marker(rest[0]):
+            rest = rest[1:]  # the optional marker
+        assert rest and rest == history[len(history) - len(rest):], (
+            f"pin_task {where}: after the task (and at most one marker message) should come "
+            "the newest messages of the history, in order")
+        assert len(rest) == len(history) - start, (
+            f"pin_task {where} kept {_n(len(rest))} after the task; the smallest valid "
+            f"cut keeps {len(history) - start}")
+
+
+@register("ex2.pin_task", "does not change its input",
+          hint="build a new list instead of editing messages", needs=("pin_task",))
+def _pin_pure(ns: dict) -> None:
+    for number, history, keep_last in _cases():
+        data = copy_history(history)
+        ns["pin_task"](data, keep_last)
+        assert data == history, (f"pin_task {_where(number, history, keep_last)} changed the "
+                                 "list it was given")
