@@ -199,11 +199,6 @@ def test_empty_history_stays_empty():
     assert truncate([], 3) == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "library bug: safe_start checks only whether the kept part opens with a tool_result, "
-    "so it can cut inside a merged turn of consecutive same-role messages (a tool_use and "
-    "its result separated by a second assistant message); fix: also move the cut back while "
-    "messages[start] has the same role as messages[start - 1]"))
 def test_a_cut_inside_a_merged_turn_stays_valid():
     history = [TASK, assistant(tool_use("toolu_1", "list_files")), assistant("Waiting."),
                RESULT, ANSWER]

@@ -8,12 +8,17 @@ one-line marker so the model is told that something is missing.
 
 from __future__ import annotations
 
-from ..messages import TRUNCATION_MARK, starts_with_tool_result, user
+import re
+
+from ..messages import TRUNCATION_MARK, message_text, starts_with_tool_result, user
 
 
 def safe_start(messages: list[dict], start: int) -> int:
-    """Move a cut at `start` back until the kept part does not open with a tool_result."""
-    while 0 < start < len(messages) and starts_with_tool_result(messages[start]):
+    """Move a cut at `start` back to a turn boundary: the kept part must not open with a
+    tool_result, nor in the middle of a turn (consecutive same-role messages are one turn)."""
+    while 0 < start < len(messages) and (
+            starts_with_tool_result(messages[start])
+            or messages[start].get("role") == messages[start - 1].get("role")):
         start -= 1
     return start
 
@@ -33,8 +38,11 @@ def truncate(messages: list[dict], keep_last: int = 10, *, pin_task: bool = True
         return list(messages)
     head = list(messages[:pinned])
     if marker:
-        head.append(user(f"{TRUNCATION_MARK}: {start - pinned} messages are no longer "
-                         "shown.]"))
+        dropped = start - pinned
+        earlier = re.match(rf"{re.escape(TRUNCATION_MARK)}: (\d+) ", message_text(messages[pinned]))
+        if earlier:  # an earlier marker: count what it stood for, not the marker itself
+            dropped += int(earlier.group(1)) - 1
+        head.append(user(f"{TRUNCATION_MARK}: {dropped} messages are no longer shown.]"))
     return head + list(messages[start:])
 
 
