@@ -140,9 +140,11 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
         params["system"] = [{"type": "text", "text": system,
                              "cache_control": {"type": "ephemeral"}}] if cache else system
     create = client.beta.messages.create if "betas" in params else client.messages.create
+    frame = tokens.estimate([], system=system, tools=tools)
+    estimate = tokens.Running(tokens.estimate)  # per step, only what changed is estimated
     for i in range(max_steps):
         history, events = apply_context(context, history)
-        step = Step(i, estimate=tokens.estimate(history, system=system, tools=tools),
+        step = Step(i, estimate=frame + estimate.of(history),
                     messages_sent=len(history), events=events, sent=history)
         steps.append(step)
         try:

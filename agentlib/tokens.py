@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 from functools import lru_cache
 from typing import Any
 
@@ -113,6 +114,48 @@ def estimate(x: Any, *, system: Any = None, tools: Any = None) -> int:
     return _measure(x, estimate_text, system, tools)
 
 
+def extends(messages: list, last: list) -> bool:
+    """True when `messages` starts with exactly the message objects of `last` (C speed)."""
+    return len(messages) >= len(last) and all(map(operator.is_, last, messages))
+
+
+class Running:
+    """A count kept up to date as a history changes, so a step costs only what changed.
+
+    It remembers the count of each message of the last list it saw. For the next list it
+    finds, at C speed, the positions whose message object differs, and counts only those
+    and the new ones; after a large change (a compaction) it simply counts everything.
+    """
+
+    def __init__(self, counter=None) -> None:
+        self.counter = counter or count
+        self.last: list = []
+        self.sizes: list[int] = []
+        self.total = 0
+
+    def of(self, messages: list) -> int:
+        n = min(len(self.last), len(messages))
+        changed = list(map(operator.is_not, self.last[:n], messages[:n]))
+        k = changed.count(True)
+        if k > 8 + n // 8:
+            self.sizes = [self.counter(m) for m in messages]
+            self.total = sum(self.sizes)
+        else:
+            i = -1
+            for _ in range(k):
+                i = changed.index(True, i + 1)
+                new = self.counter(messages[i])
+                self.total += new - self.sizes[i]
+                self.sizes[i] = new
+            self.total -= sum(self.sizes[n:])
+            del self.sizes[n:]
+            added = [self.counter(m) for m in messages[n:]]
+            self.sizes += added
+            self.total += sum(added)
+        self.last = list(messages)
+        return self.total
+
+
 class TokenMeter:
     """A pre-send estimate calibrated by the last `usage.input_tokens` the API reported.
 
@@ -123,16 +166,20 @@ class TokenMeter:
     def __init__(self) -> None:
         self.ratio = 1.0
         self.observations = 0
+        self._raw = Running(estimate)
 
     def observe(self, messages: list, input_tokens: int, *, system: Any = None,
                 tools: Any = None) -> None:
-        raw = estimate(messages, system=system, tools=tools)
+        raw = self._raw.of(messages) + (estimate([], system=system, tools=tools)
+                                        if system or tools else 0)
         if raw > 0 and input_tokens > 0:
             self.ratio = input_tokens / raw
             self.observations += 1
 
     def measure(self, messages: list, *, system: Any = None, tools: Any = None) -> int:
-        return math.ceil(estimate(messages, system=system, tools=tools) * self.ratio)
+        raw = self._raw.of(messages) + (estimate([], system=system, tools=tools)
+                                        if system or tools else 0)
+        return math.ceil(raw * self.ratio)
 
     def __repr__(self) -> str:
         return f"TokenMeter(ratio={self.ratio:.3f}, observations={self.observations})"
