@@ -215,3 +215,20 @@ def test_memory_tool_through_the_sdk_backend(tmp_path):
         out = box.run({"type": "tool_use", "id": "toolu_x", "name": "memory",
                        "input": {"command": "view", "path": bad}})
         assert out.get("is_error") and "memories" in out["content"]
+
+
+def test_notes_refuse_a_symlink_out_of_the_folder(tmp_path):
+    from agentlib.context.notes import Notes
+
+    outside = tmp_path / "secret.txt"
+    outside.write_text("secret", encoding="utf-8")
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "notes.md").symlink_to(outside)
+    notes = Notes(folder)
+    out = notes.toolbox().run({"type": "tool_use", "id": "toolu_1", "name": "notes",
+                               "input": {"action": "read"}})
+    assert out.get("is_error") and "secret" not in out["content"].replace("secret.txt", "")
+    with pytest.raises(PermissionError):
+        notes.notes("append", "x")
+    assert outside.read_text(encoding="utf-8") == "secret"

@@ -29,15 +29,26 @@ class Notes:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / filename
 
+    def _inside(self) -> Path:
+        """The notes file, refusing a symlink that leads out of the folder."""
+        real, folder = os.path.realpath(self.path), os.path.realpath(self.folder)
+        if os.path.commonpath([real, folder]) != folder:
+            raise PermissionError(f"{self.path.name} leads outside the notes folder; refused")
+        return self.path
+
     def read(self) -> str:
-        return self.path.read_text(encoding="utf-8") if self.path.exists() else ""
+        path = self._inside()
+        return path.read_text(encoding="utf-8") if path.exists() else ""
 
     def write(self, text: str) -> None:
         """Replace the notes atomically: a crash leaves either the old or the new file."""
+        self._inside()
         fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".notes-", suffix=".tmp")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
             os.replace(tmp, self.path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
