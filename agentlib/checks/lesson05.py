@@ -1,0 +1,309 @@
+"""Checks for lesson 5's exercises: ex5.should_compact, ex5.safe_boundary, ex5.structured_prompt.
+
+- ex5.should_compact: compact only when the calibrated size is over `threshold - margin`.
+  A check without the margin, or on the raw characters / 4 estimate, fails.
+- ex5.safe_boundary: the boundary of the kept part, moved back so that no pair is split.
+  The naive `len(messages) - keep_recent` fails: the API would answer 400.
+- ex5.structured_prompt: a summarizer prompt that keeps the user's constraints. The check
+  runs the constraints and audit workloads with the learner's prompt in a `Compactor`, in
+  an 8,000-token window of the offline course model (always offline), and requires the
+  budget to be kept and the audit to be right. A free-form prompt fails.
+
+The offline summarizer is extractive: it treats a system prompt as a summarizing request
+when it says "summar...", and as a structured one when it also asks for a goal and for
+facts. The section and "verbatim" checks ask for what a real model needs as well.
+tests/test_lesson05_checks.py proves that correct answers pass and known wrong ones fail.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import tempfile
+from collections.abc import Iterator
+from functools import lru_cache
+
+from agentlib.grading import register
+from agentlib.messages import (
+    HistoryError,
+    assistant,
+    copy_history,
+    starts_with_tool_result,
+    tool_result,
+    tool_use,
+    user,
+    validate,
+)
+from agentlib.tokens import TokenMeter, estimate
+
+SUMMARY = user("[Summary of earlier turns]\n(a summary of the folded messages)")
+
+# ---------------------------------------------------------------- the histories
+
+
+def agent_history(seed: int, steps: int) -> list[dict]:
+    """A valid agent history ending with a user message, as before a request.
+
+    A task, then `steps` exchanges: mostly a tool call (sometimes two or three in
+    parallel) and its results (a few with `is_error`), sometimes a text reply and a user
+    follow-up, so the message at a given distance from the end varies.
+    """
+    rng = random.Random(f"lesson05-{seed}")
+    messages = [user(f"Task {seed}: check every service config and report the timeouts.")]
+    n = 0
+    for step in range(steps):
+        if rng.random() < 0.25:
+            messages.append(assistant(f"Progress {step}: nothing unusual yet."))
+            messages.append(user(f"Follow-up {step}: keep going, and mind the budget."))
+            continue
+        calls = []
+        for _ in range(rng.choice([1, 1, 1, 2, 3])):
+            n += 1
+            calls.append(tool_use(f"toolu_{seed:02d}_{n:04d}", "read_file",
+                                  {"path": f"services/s{n}.conf"}))
+        messages.append(assistant(f"Reading {len(calls)} file(s).", *calls))
+        messages.append(user(*[tool_result(c["id"], f"timeout_s = {rng.choice([10, 45, 90])}\n"
+                                           + "log line\n" * rng.randint(1, 30),
+                                           is_error=rng.random() < 0.15) for c in calls]))
+    return messages
+
+
+HISTORIES = [agent_history(seed, steps) for seed, steps in
+             [(1, 2), (2, 5), (3, 8), (4, 12), (5, 16), (6, 20), (7, 9), (8, 14)]]
+
+
+def _where(number: int, history: list[dict], keep_recent: int | None = None) -> str:
+    k = f", keep_recent={keep_recent}" if keep_recent is not None else ""
+    return f"on test history #{number} ({len(history)} messages{k})"
+
+
+# ---------------------------------------------------------------- ex5.should_compact
+
+COMPACT_HINT = ("return meter.measure(messages) > threshold - margin: the calibrated size, "
+                "compared with the threshold minus the margin")
+
+
+def _meter(history: list[dict], ratio: float) -> TokenMeter:
+    """A meter calibrated so that its ratio is `ratio` (as if the API had counted)."""
+    meter = TokenMeter()
+    raw = estimate(history[:1])
+    meter.observe(history[:1], round(raw * ratio))
+    return meter
+
+
+def _compact_cases() -> Iterator[tuple[str, list[dict], float]]:
+    for number, history in enumerate(HISTORIES):
+        for ratio in (1.0, 1.6, 0.8):
+            yield f"test history #{number} (meter ratio {ratio})", history, ratio
+
+
+def _decide(ns: dict, history: list[dict], ratio: float, threshold: int, margin: int) -> bool:
+    meter = _meter(history, ratio)
+    got = ns["should_compact"](copy_history(history), meter, threshold, margin)
+    assert isinstance(got, bool), f"should_compact should return True or False, got {got!r}"
+    return got
+
+
+@register("ex5.should_compact", "compacts inside the margin, before the threshold is reached",
+          hint=COMPACT_HINT, needs=("should_compact",))
+def _inside_margin(ns: dict) -> None:
+    for where, history, ratio in _compact_cases():
+        size = _meter(history, ratio).measure(history)
+        for threshold, margin in ((size + 10, 50), (size, 1), (size + 400, 500), (size - 5, 0)):
+            assert _decide(ns, history, ratio, threshold, margin), (
+                f"{where}: the calibrated size is {size}, threshold={threshold}, margin={margin}; "
+                f"{size} > {threshold} - {margin} = {threshold - margin}, so compact now (True). "
+                "Waiting for the threshold itself leaves no room for the reply, the next tool "
+                "result and the summary call")
+
+
+@register("ex5.should_compact", "leaves a history at or under threshold - margin alone",
+          hint=COMPACT_HINT + "; exactly threshold - margin is not over", needs=("should_compact",))
+def _under_budget(ns: dict) -> None:
+    for where, history, ratio in _compact_cases():
+        size = _meter(history, ratio).measure(history)
+        for threshold, margin in ((size + 50, 50), (size + 600, 500), (size + 1, 0),
+                                  (size * 3, size)):
+            assert not _decide(ns, history, ratio, threshold, margin), (
+                f"{where}: the calibrated size is {size}, threshold={threshold}, margin={margin}; "
+                f"{size} is not over {threshold} - {margin} = {threshold - margin}, so do not "
+                "compact (False): every compaction is a paid call and a cache miss")
+
+
+@register("ex5.should_compact", "measures with the calibrated meter, not raw characters / 4",
+          hint="meter.measure(messages) scales characters / 4 by the ratio the API's usage showed",
+          needs=("should_compact",))
+def _calibrated(ns: dict) -> None:
+    for where, history, ratio in _compact_cases():
+        raw, size = estimate(history), _meter(history, ratio).measure(history)
+        if abs(size - raw) < 20:
+            continue
+        low, high = min(raw, size), max(raw, size)
+        threshold, margin = (low + high) // 2 + 10, 10  # between the raw and the calibrated size
+        want = size > threshold - margin
+        got = _decide(ns, history, ratio, threshold, margin)
+        assert got == want, (
+            f"{where}: characters / 4 says {raw} tokens, the calibrated meter says {size}; with "
+            f"threshold={threshold}, margin={margin} the answer is {want}, got {got}")
+
+
+# ---------------------------------------------------------------- ex5.safe_boundary
+
+BOUNDARY_HINT = ("start at len(messages) - keep_recent (not below 0); while the message there "
+                 "opens with a tool_result, move the boundary one message back")
+
+
+def _reference_boundary(messages: list[dict], keep_recent: int) -> int:
+    cut = max(0, len(messages) - keep_recent)
+    while 0 < cut < len(messages) and starts_with_tool_result(messages[cut]):
+        cut -= 1
+    return cut
+
+
+def _boundary_cases() -> Iterator[tuple[int, list[dict], int]]:
+    for number, history in enumerate(HISTORIES):
+        for keep_recent in range(1, len(history) + 2):
+            yield number, history, keep_recent
+
+
+def _boundary(ns: dict, number: int, history: list[dict], keep_recent: int) -> int:
+    cut = ns["safe_boundary"](copy_history(history), keep_recent)
+    assert isinstance(cut, int) and not isinstance(cut, bool), (
+        f"safe_boundary should return an index (an int), got {cut!r}")
+    assert 0 <= cut <= len(history), (
+        f"safe_boundary {_where(number, history, keep_recent)} returned {cut}: an index from 0 "
+        f"to {len(history)} was expected")
+    return cut
+
+
+@register("ex5.safe_boundary", "the kept part never opens with a tool_result",
+          hint=BOUNDARY_HINT, needs=("safe_boundary",))
+def _boundary_valid(ns: dict) -> None:
+    for number, history, keep_recent in _boundary_cases():
+        cut = _boundary(ns, number, history, keep_recent)
+        compacted = [SUMMARY] + history[cut:]
+        try:
+            validate(compacted)
+        except HistoryError as e:
+            raise AssertionError(
+                f"safe_boundary {_where(number, history, keep_recent)} returned {cut}; the "
+                f"summary followed by messages[{cut}:] gets the API's 400: {e.api_message}"
+            ) from None
+
+
+@register("ex5.safe_boundary", "keeps at least the newest keep_recent messages",
+          hint="never move the boundary forward: the newest keep_recent messages stay verbatim",
+          needs=("safe_boundary",))
+def _boundary_keeps(ns: dict) -> None:
+    for number, history, keep_recent in _boundary_cases():
+        cut = _boundary(ns, number, history, keep_recent)
+        most = max(0, len(history) - keep_recent)
+        assert cut <= most, (
+            f"safe_boundary {_where(number, history, keep_recent)} returned {cut}, which keeps "
+            f"only {len(history) - cut} messages; the boundary may be at most {most}")
+
+
+@register("ex5.safe_boundary", "moves the boundary back no further than a pair needs",
+          hint="move back one message at a time, only while the kept part opens with a "
+          "tool_result", needs=("safe_boundary",))
+def _boundary_tight(ns: dict) -> None:
+    for number, history, keep_recent in _boundary_cases():
+        cut = _boundary(ns, number, history, keep_recent)
+        want = _reference_boundary(history, keep_recent)
+        assert cut == want, (
+            f"safe_boundary {_where(number, history, keep_recent)} returned {cut}; the "
+            f"closest boundary that splits no pair is {want}: everything before it is "
+            "folded, so moving further back folds less than it could")
+
+
+@register("ex5.safe_boundary", "does not change its input",
+          hint="only read messages; return an index", needs=("safe_boundary",))
+def _boundary_pure(ns: dict) -> None:
+    for number, history, keep_recent in _boundary_cases():
+        data = copy_history(history)
+        ns["safe_boundary"](data, keep_recent)
+        assert data == history, (f"safe_boundary {_where(number, history, keep_recent)} "
+                                 "changed the list it was given")
+
+
+# ---------------------------------------------------------------- ex5.structured_prompt
+
+SECTIONS = {"goal": r"\bgoal", "progress": r"\bprogress", "key facts": r"\bfacts?\b",
+            "decisions": r"\bdecisions?\b", "next steps": r"\bnext steps?\b"}
+VERBATIM = re.compile(r"verbatim|word for word|exact words|\bquote", re.I)
+PROMPT_HINT = ("the summary call's system prompt: say that it summarizes, name the five "
+               "sections (goal, progress, key facts, decisions, next steps), and ask for the "
+               "user's constraints verbatim")
+
+
+def _prompt(ns: dict) -> str:
+    prompt = ns["summary_prompt"]()
+    assert isinstance(prompt, str) and prompt.strip(), (
+        f"summary_prompt() should return the prompt as a non-empty string, got {prompt!r}")
+    return prompt
+
+
+@lru_cache(maxsize=32)
+def _run_with(prompt: str, workload: str):
+    """(run, compactor) of a workload compacted with `prompt`, in an 8,000-token window."""
+    from agentlib import connect, workloads
+    from agentlib.context.compact import Compactor
+    from agentlib.loop import run_agent
+
+    client = connect(offline=True, context_window=8_000)
+    with tempfile.TemporaryDirectory(prefix="agentlib-ex5-") as root:
+        if workload == "constraints":
+            work, threshold = workloads.constraints(), 600
+        else:
+            work, threshold = workloads.audit(12, root=root), 5_000
+        compactor = Compactor(client, threshold=threshold, keep_recent=4, prompt=prompt)
+        run = run_agent(client, work, max_tokens=512, context=[compactor])
+    return run, compactor
+
+
+def _last_summary(run) -> str:
+    for step in reversed(run.steps):
+        first = step.sent[0]["content"][0].get("text", "") if step.sent else ""
+        if first.startswith("[Summary of earlier turns]"):
+            return " ".join(first.split())[:160]
+    return "(none)"
+
+
+@register("ex5.structured_prompt", "names the five sections",
+          hint=PROMPT_HINT, needs=("summary_prompt",))
+def _sections(ns: dict) -> None:
+    prompt = _prompt(ns)
+    missing = [name for name, pattern in SECTIONS.items() if not re.search(pattern, prompt, re.I)]
+    assert not missing, (f"the prompt does not ask for: {', '.join(missing)}. A free-form "
+                         "'summarize' lets the summarizer choose what to keep, and numbers go first")
+
+
+@register("ex5.structured_prompt", "asks for the user's constraints verbatim",
+          hint="say that every constraint the user stated is quoted verbatim",
+          needs=("summary_prompt",))
+def _verbatim(ns: dict) -> None:
+    prompt = _prompt(ns)
+    assert VERBATIM.search(prompt), (
+        "the prompt does not ask for the user's constraints verbatim (or word for word); "
+        "a paraphrased limit ('a reasonable budget') is a lost limit")
+
+
+@register("ex5.structured_prompt", "keeps the budget through compaction (constraints workload)",
+          hint=PROMPT_HINT, needs=("summary_prompt",))
+def _keeps_budget(ns: dict) -> None:
+    run, compactor = _run_with(_prompt(ns), "constraints")
+    assert compactor.compactions, "no compaction happened (a bug in the check)"
+    assert run.score.constraint_kept and run.score.success, (
+        f"with your prompt the agent {run.score.detail.split(';')[0]}; the budget is at most "
+        f"$1,400 and the right choice is {run.score.detail.split('best is ')[-1]}. The last "
+        f"summary began: {_last_summary(run)!r}")
+
+
+@register("ex5.structured_prompt", "keeps the findings through compaction (audit workload)",
+          hint=PROMPT_HINT, needs=("summary_prompt",))
+def _keeps_findings(ns: dict) -> None:
+    run, compactor = _run_with(_prompt(ns), "audit")
+    assert compactor.compactions, "no compaction happened (a bug in the check)"
+    assert run.score.success, (
+        f"with your prompt the audit found {run.score.detail}; the last summary began: "
+        f"{_last_summary(run)!r}")
