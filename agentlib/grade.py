@@ -16,7 +16,8 @@ children). Then the grader appends its own cells that run the authoritative chec
 random nonce, so a learner who redefines `check`, prints fake PASS lines, or deletes a
 check cell gains nothing. Which exercises a notebook holds comes from `--exercises`,
 else from its metadata `agentlib.exercises` (written by scripts/make_exercises.py) and
-its `check("...")` calls; a check any student's notebook has counts for every student.
+its `check("...")` calls; a check any student's notebook has counts for every student,
+so grade one assignment (one exercise notebook) per run.
 
 Statuses: pass, fail, todo (NotImplementedError still there), missing (function not
 defined), error (the learner's code raised), timeout, crashed (the kernel died),
@@ -316,6 +317,9 @@ _agentlib_builtins.print({marker!r} + _agentlib_run({exercise!r}))
 
 def _worker(path: Path, exercises: list[str], cell_timeout: float) -> None:
     """Run the notebook's cells, then the grader's; report events on stdout."""
+    # jsonschema (imported by nbformat) loads rfc3987_syntax when installed, which takes
+    # seconds to build a grammar; this process validates no IRIs, so it goes without.
+    sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import DeadKernelError
@@ -349,6 +353,7 @@ def _worker(path: Path, exercises: list[str], cell_timeout: float) -> None:
     client = Client(nb, timeout=int(cell_timeout), kernel_name="python3", allow_errors=True,
                     interrupt_on_timeout=True, error_on_timeout=timeout_error,
                     record_timing=False, store_widget_state=False, on_cell_error=_record_error,
+                    shutdown_kernel="immediate",
                     resources={"metadata": {"path": str(path.parent)}})
     noted_error = False
     quiet = subprocess.DEVNULL

@@ -18,11 +18,16 @@ AssertionError with a message that says what was expected and what came back.
     FAIL  ex0.add: adds two small integers — add(2, 3) should be 5, got -1 (hint: return a + b)
     TODO  ex0.add: adds two small integers — not attempted yet
     MISSING ex0.add: adds two small integers — no `add` defined yet: run its cell first
-    ERROR ex0.add: adds two small integers — add raised TypeError: ... (hint: ...)
+    ERROR ex0.add: adds two small integers — raised TypeError: ... (hint: return a + b)
 
 `check` never raises into the notebook: a learner's mistake is reported, not thrown.
-The grading command (`python -m agentlib.grade`) does not trust those printed lines; it
-calls `run_checks_json` itself after the learner's cells have run.
+`check("ex0")` runs every exercise named `ex0.*`. Exercise names are unique across the
+course (`ex<lesson>.<function>`), and a title is unique within its exercise: together
+they name a column of the gradebook. Checks live in agentlib/checks/lessonNN.py.
+
+Tests call `run_checks(name, namespace)` to prove a known wrong answer fails. The
+grading command (`python -m agentlib.grade`) does not trust printed lines; it calls
+`run_checks_json` itself after the learner's cells have run.
 """
 
 from __future__ import annotations

@@ -41,6 +41,7 @@ class Step:
     output_tokens: int = 0
     cache_read: int = 0  # usage.cache_read_input_tokens (billed at 0.1x)
     cache_write: int = 0  # usage.cache_creation_input_tokens (billed at 1.25x)
+    compaction_tokens: tuple[int, int] = (0, 0)  # server-side compaction's (input, output)
     estimate: int = 0  # characters / 4 of what was sent
     messages_sent: int = 0
     events: list[str] = field(default_factory=list)
@@ -168,6 +169,11 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
         applied = getattr(getattr(response, "context_management", None), "applied_edits", None)
         for edit in applied or []:
             step.events.append(f"server: {edit.type} {_edit_summary(edit)}")
+        for it in getattr(usage, "iterations", None) or []:
+            if it.type == "compaction":  # billed, but not in the top-level usage
+                step.compaction_tokens = (it.input_tokens, it.output_tokens)
+                step.events.append(f"server: compaction ({it.input_tokens} tokens in, "
+                                   f"{it.output_tokens} out)")
         reply = {"role": "assistant", "content": [_block_dict(b) for b in response.content]}
         step.tool_calls = [(b["name"], b["input"]) for b in reply["content"]
                            if b["type"] == "tool_use"]

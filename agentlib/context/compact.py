@@ -54,7 +54,7 @@ def transcript(messages: list[dict]) -> str:
 
 @dataclass
 class Compaction:
-    """The record of one compaction."""
+    """The record of one compaction (`step` counts the compactor's calls from 1)."""
 
     step: int
     messages_folded: int
@@ -62,6 +62,7 @@ class Compaction:
     tokens_after: int
     summary_input_tokens: int
     summary_output_tokens: int
+    cut_short: bool = False  # the summary hit summary_max_tokens
 
 
 class Compactor:
@@ -69,7 +70,7 @@ class Compactor:
 
     def __init__(self, client: anthropic.Anthropic, threshold: int, *, margin: int | None = None,
                  keep_recent: int = 6, prompt: str = STRUCTURED_PROMPT,
-                 model: str | None = None, summary_max_tokens: int = 2048):
+                 model: str | None = None, summary_max_tokens: int = 4096):
         if keep_recent < 1:
             raise ValueError(f"keep_recent must be at least 1, got {keep_recent}")
         self.client, self.threshold, self.keep_recent = client, threshold, keep_recent
@@ -107,9 +108,12 @@ class Compactor:
         summary = "\n".join(b.text for b in reply.content if b.type == "text")
         out = [user(f"{SUMMARY_MARK}\n{summary}")] + list(recent)
         after = self.meter.measure(out)
+        cut = reply.stop_reason == "max_tokens"
         self.compactions.append(Compaction(self.calls, len(old), before, after,
-                                           reply.usage.input_tokens, reply.usage.output_tokens))
-        self.event = f"compacted {len(old)} messages (~{before} -> ~{after} tokens)"
+                                           reply.usage.input_tokens, reply.usage.output_tokens,
+                                           cut))
+        self.event = f"compacted {len(old)} messages (~{before} -> ~{after} tokens)" + (
+            "; the summary was cut at summary_max_tokens" if cut else "")
         return out
 
     def __repr__(self) -> str:

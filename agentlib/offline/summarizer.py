@@ -21,9 +21,9 @@ def _turns(transcript: str) -> list[tuple[str, str]]:
     """Split a transcript into (speaker, text) turns."""
     turns: list[tuple[str, str]] = []
     for line in transcript.splitlines():
-        m = re.match(r"^(USER|ASSISTANT|TOOL CALL|TOOL RESULT[^:]*): ?(.*)$", line)
+        m = re.match(r"^(USER|ASSISTANT|TOOL RESULT[^:]*): ?(.*)$|^(TOOL CALL) (.*)$", line)
         if m:
-            turns.append((m.group(1), m.group(2)))
+            turns.append((m.group(1) or m.group(3), m.group(2) if m.group(1) else m.group(4)))
         elif turns:
             turns[-1] = (turns[-1][0], turns[-1][1] + "\n" + line)
     return turns
