@@ -169,3 +169,24 @@ def test_server_side_clearing_defaults_and_bad_edits():
     with pytest.raises(anthropic.BadRequestError, match="unknown edit type"):
         client.beta.messages.create(model="m", max_tokens=100, messages=history, tools=w.tools,
                                     **BETA, context_management={"edits": [{"type": "nope"}]})
+
+
+def test_cap_stays_in_budget_with_a_long_path_and_keeps_blank_lines(tmp_path):
+    from agentlib.tools import Workspace
+
+    long = "logs/" + "very-long-folder-name/" * 4 + "app.log"
+    text = "".join(f"line {i}\n" if i % 7 else "\n" for i in range(400))
+    ws = Workspace.from_files(tmp_path, {long: text})
+    read = cap(ws.read_file, max_chars=1000)
+    offset, pages = 0, []
+    while True:
+        page = read(long, offset=offset)
+        assert len(page) <= 1000
+        notice = parse_notice(page)
+        pages.append(page.rsplit("\n[truncated:", 1)[0] + "\n" if notice else page)
+        if not notice:
+            break
+        offset = notice[1]
+    assert "".join(pages) == text
+    with pytest.raises(ValueError):
+        cap_text("x" * 500, max_chars=60)

@@ -30,7 +30,10 @@ def cap_text(text: str, max_chars: int | None = None, max_tokens: int | None = N
         raise ValueError("give max_chars or max_tokens")
     if _fits(text, max_chars, max_tokens):
         return text
-    room = NOTICE_ROOM if not silent else 0
+    notice = f"\n[truncated: {len(text)} more characters not shown; {more}]"  # the longest
+    room = 0 if silent else max(NOTICE_ROOM, len(notice))
+    if max_chars is not None and max_chars <= room:
+        raise ValueError(f"max_chars={max_chars} leaves no room for the {room}-character notice")
     limit = (max_chars if max_chars is not None else max_tokens * 4) - room
     cut = text[:max(0, limit)]
     while max_tokens is not None and cut and tokens.count_text(cut) > max_tokens - room // 4:
@@ -50,10 +53,13 @@ def cap_lines(text: str, path: str, offset: int, max_chars: int | None = None,
     if notice:  # the tool already paged: keep its total, drop its notice
         total = int(notice.group("total"))
         lines = lines[:-1]
-        lines[-1] = lines[-1].rstrip("\n") + "\n" if lines else ""
+        if lines:
+            lines[-1] = lines[-1].rstrip("\n") + "\n"
     else:
         total = offset + len(lines)
-    budget_chars = None if max_chars is None else max_chars - (0 if silent else NOTICE_ROOM)
+    longest = truncation_notice(path, offset, total, total) + "\n"
+    room = 0 if silent else max(NOTICE_ROOM, len(longest))
+    budget_chars = None if max_chars is None else max_chars - room
     budget_tokens = None if max_tokens is None else max_tokens - (0 if silent else 50)
     kept, chars, toks = [], 0, 0
     for line in lines:
@@ -66,11 +72,11 @@ def cap_lines(text: str, path: str, offset: int, max_chars: int | None = None,
     if not kept and lines:  # one very long line: cut inside it rather than return nothing
         return cap_text(text, max_chars, max_tokens, silent=silent,
                         more=f"read with a smaller limit from offset={offset}")
-    body = "".join(kept)
+    body = "".join(kept).removesuffix("\n")  # keep blank lines: the notice counts them
     if silent:
-        return body.rstrip("\n")
+        return body
     end = offset + len(kept)
-    return body.rstrip("\n") + "\n" + truncation_notice(path, offset, end, total)
+    return body + "\n" + truncation_notice(path, offset, end, total)
 
 
 def cap(tool: Callable, max_chars: int | None = None, max_tokens: int | None = None, *,
