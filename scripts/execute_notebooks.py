@@ -1,0 +1,109 @@
+"""Re-execute notebooks in place, so their saved outputs are fresh and reproducible.
+
+    python scripts/execute_notebooks.py [NOTEBOOK...]   # default: lessons/ and solutions/
+
+Each notebook runs top to bottom in a fresh kernel, in its own folder, offline
+(AGENTLIB_OFFLINE=1) with PYTHONHASHSEED=0, 120 s per cell. Plots stay inline images
+(MPLBACKEND is removed so the kernel's inline backend is used). Cells tagged
+`raises-exception` may raise; any other error stops that notebook and leaves the file
+untouched. Timing metadata is not recorded and consecutive prints are merged into one
+output however they were flushed, so re-running gives a stable diff. The wall
+time of each notebook is printed here, never written into the notebook.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+ROOT = Path(__file__).resolve().parent.parent
+CELL_TIMEOUT = 120
+VOLATILE_CELL_METADATA = ("execution", "ExecuteTime")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def deterministic_env() -> None:
+    """Set this process's environment, which the kernel inherits."""
+    os.environ["AGENTLIB_OFFLINE"] = "1"
+    os.environ["PYTHONHASHSEED"] = "0"
+    os.environ.pop("MPLBACKEND", None)
+
+
+def strip_volatile(nb: nbformat.NotebookNode) -> None:
+    """Drop or fix what changes on every run: cell timings, widget state and model ids.
+
+    Widget state is not saved, so a widget's random model id points at nothing once the
+    kernel is gone; it is replaced by one derived from its position.
+    """
+    for index, cell in enumerate(nb.cells):
+        for key in VOLATILE_CELL_METADATA:
+            cell.metadata.pop(key, None)
+        for n, output in enumerate(cell.get("outputs", [])):
+            view = output.get("data", {}).get(WIDGET_VIEW)
+            if isinstance(view, dict) and "model_id" in view:
+                view["model_id"] = hashlib.sha1(f"{index}/{n}".encode()).hexdigest()[:32]
+    nb.metadata.pop("widgets", None)
+
+
+def execute(path: Path, timeout: int = CELL_TIMEOUT) -> float:
+    """Execute `path` in place; return its wall time in seconds."""
+    with open(path, encoding="utf-8") as f:
+        nb = nbformat.read(f, as_version=4)
+    start = time.perf_counter()
+    NotebookClient(
+        nb, timeout=timeout, kernel_name="python3", record_timing=False,
+        store_widget_state=False, coalesce_streams=True,  # one stdout block, however flushed
+        resources={"metadata": {"path": str(path.parent)}},
+    ).execute()
+    seconds = time.perf_counter() - start
+    strip_volatile(nb)
+    text = nbformat.writes(nb).rstrip("\n") + "\n"
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    return seconds
+
+
+def default_notebooks() -> list[Path]:
+    """Every notebook in lessons/ and solutions/."""
+    return sorted((ROOT / "lessons").glob("*.ipynb")) + sorted((ROOT / "solutions").glob("*.ipynb"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Execute the named notebooks (or the defaults); return 1 if any failed."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("notebooks", nargs="*", type=Path)
+    p.add_argument("--timeout", type=int, default=CELL_TIMEOUT, help="seconds per cell")
+    args = p.parse_args(argv)
+    notebooks = args.notebooks or default_notebooks()
+    if not notebooks:
+        print("no notebooks found in lessons/ or solutions/")
+        return 0
+    deterministic_env()
+    failed = []
+    for path in notebooks:
+        try:
+            seconds = execute(path, args.timeout)
+        except CellExecutionError as exc:
+            failed.append(path)
+            print(f"FAILED {path}: {str(exc).strip().splitlines()[-1]}", flush=True)
+            continue
+        except Exception as exc:
+            failed.append(path)
+            print(f"FAILED {path}: {type(exc).__name__}: {exc}", flush=True)
+            continue
+        print(f"{seconds:7.1f} s  {path}", flush=True)
+    if failed:
+        print(f"{len(failed)} notebook(s) failed; their files were left unchanged")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
