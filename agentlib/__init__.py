@@ -4,6 +4,11 @@
 exercise checks, the tokenizer) does not pay for the anthropic SDK.
 """
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .client import connect
+
 __all__ = ["connect"]
 
 

@@ -34,6 +34,7 @@ PRICES = {  # USD per million tokens; illustrative Sonnet-class prices, written 
     "cache_read": 0.30,  # 0.1x input
 }
 UNLIMITED = 10_000_000
+SUMMARY_MAX = 8_192  # room for a structured summary of hundreds of noted findings
 
 SIZES = {  # workload sizes, the window the strategies get, and their thresholds
     "small": {"audit": 12, "needle": 400, "constraints": 8, "window": 8_000,
@@ -77,10 +78,12 @@ def strategies(size: dict, client, notes_dir: str) -> dict[str, Setup]:
         "cap": Setup(wrap=capped),
         "cap+clear": Setup([Clearing(3, trigger=size["clear_at"])], wrap=capped),
         "cap+clear+compact": Setup([Clearing(3, trigger=size["clear_at"]),
-                                    Compactor(client, size["compact_at"], keep_recent=6)],
+                                    Compactor(client, size["compact_at"], keep_recent=6,
+                                              summary_max_tokens=SUMMARY_MAX)],
                                    wrap=capped),
         "all+notes": Setup([Clearing(3, trigger=size["clear_at"]),
-                            Compactor(client, size["compact_at"], keep_recent=6)],
+                            Compactor(client, size["compact_at"], keep_recent=6,
+                                      summary_max_tokens=SUMMARY_MAX)],
                            wrap=capped, system=DEFAULT_SYSTEM + " " + NOTES_RULES,
                            extra_tools=Notes(notes_dir).toolbox()),
         "server clear": Setup(extra={"betas": ["context-management-2025-06-27"],
@@ -163,25 +166,29 @@ def add_ratios(rows: list[dict]) -> list[dict]:
     return rows
 
 
-def host_overhead(sizes=(100, 1000), reps: int = 30) -> dict[int, float]:
+def host_overhead(sizes=(100, 1000), steps: int = 30, rounds: int = 3) -> dict[int, float]:
     """Seconds per step of the host's own work (context pipeline and token accounting, not
-    the model) when the history holds 100 and 1,000 messages, measured in one run."""
+    the model) when the history holds 100 and 1,000 messages: the median step of each
+    round, the best round, so that a busy machine disturbs the ratio as little as it can."""
     client = connect(offline=True, context_window=UNLIMITED)
     history = run_agent(client, workloads.audit(max(sizes) // 2 + 10),
                         max_steps=max(sizes) // 2 + 5, max_tokens=8192).history
     out = {}
     for n in sizes:
-        context = [Clearing(3, trigger=4_000), Compactor(client, threshold=UNLIMITED)]
-        estimate = tokens.Running(tokens.estimate)
-        kept = apply_context(context, history[: n - 2 * reps])[0]  # a warm pipeline
-        t = 0.0
-        for k in range(n - 2 * reps, n, 2):  # the loop appends a reply and its results
-            kept = kept + history[k:k + 2]
-            start = time.perf_counter()
-            kept, _ = apply_context(context, kept)
-            estimate.of(kept)
-            t += time.perf_counter() - start
-        out[n] = t / reps
+        best = float("inf")
+        for _ in range(rounds):
+            context = [Clearing(3, trigger=4_000), Compactor(client, threshold=UNLIMITED)]
+            estimate = tokens.Running(tokens.estimate)
+            kept = apply_context(context, history[: n - 2 * steps])[0]  # a warm pipeline
+            times = []
+            for k in range(n - 2 * steps, n, 2):  # the loop appends a reply and its results
+                kept = kept + history[k:k + 2]
+                start = time.perf_counter()
+                kept, _ = apply_context(context, kept)
+                estimate.of(kept)
+                times.append(time.perf_counter() - start)
+            best = min(best, sorted(times)[len(times) // 2])
+        out[n] = best
     return out
 
 
@@ -193,7 +200,7 @@ def markdown(rows: list[dict], columns: list[str]) -> str:
     return "\n".join(lines)
 
 
-TABLE = ["workload", "size", "n", "strategy", "success", "recall", "constraint_kept",
+TABLE = ["workload", "size", "n", "strategy", "success", "stopped", "recall", "constraint_kept",
          "model_calls", "summarizer_calls", "input_tokens", "peak_window", "cost_usd",
          "input_tokens_ratio", "peak_window_ratio", "cost_usd_ratio"]
 
@@ -231,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="bench/results")
     args = ap.parse_args(argv)
     names = args.strategies or list(strategies(SIZES["small"], None, "."))
-    jobs = [(w, s, k) for s in args.sizes for w in args.workloads for k in names]
+    jobs = [(w, s, k) for s in args.sizes for w in args.workloads for k in names
+            if not (k == "server compact" and s == "small")]  # its 50,000 floor is not met
     rows = []
     for i, (w, s, k) in enumerate(jobs, 1):
         print(f"\r[{i}/{len(jobs)}] {w} ({s}): {k}".ljust(60), end="", file=sys.stderr,

@@ -5,9 +5,9 @@ and parallel tool calls, error results, string and block content) and cut them a
 kind of `keep_last`; the examples pin down the documented behaviour.
 """
 
-import itertools
 
 import pytest
+from histories import agent_histories
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,44 +19,11 @@ from agentlib.messages import (
     copy_history,
     is_valid,
     starts_with_tool_result,
-    text,
     tool_result,
     tool_use,
     user,
     validate,
 )
-
-WORDS = st.sampled_from(["services/a.conf", "timeout_s = 45", "Noted: a is above 30.",
-                         "keep going", "x", "no such file", "Budget: at most $1,400."])
-
-
-@st.composite
-def agent_histories(draw, max_steps: int = 14) -> list[dict]:
-    """A valid history as an agent loop builds it: strictly alternating roles."""
-    ids = itertools.count()
-    task = draw(WORDS)
-    messages = [{"role": "user", "content": task} if draw(st.booleans()) else user(task)]
-    for _ in range(draw(st.integers(0, max_steps))):
-        if draw(st.integers(0, 4)) == 0:  # a text exchange: the agent replies, the user answers
-            messages.append(assistant(draw(WORDS)))
-            reply = draw(WORDS)
-            messages.append({"role": "user", "content": reply} if draw(st.booleans())
-                            else user(reply))
-            continue
-        calls = [tool_use(f"toolu_{next(ids):04d}", "read_file", {"path": draw(WORDS)})
-                 for _ in range(draw(st.integers(1, 3)))]  # one call or parallel calls
-        before = [text(draw(WORDS))] if draw(st.booleans()) else []
-        messages.append({"role": "assistant", "content": before + calls})
-        results = []
-        for call in calls:
-            body = draw(WORDS)
-            content = [text(body)] if draw(st.booleans()) else body
-            results.append(tool_result(call["id"], content, is_error=draw(st.booleans())))
-        after = [text(draw(WORDS))] if draw(st.integers(0, 5)) == 0 else []  # results first
-        messages.append({"role": "user", "content": results + after})
-    if draw(st.booleans()):
-        messages.append(assistant(draw(WORDS)))  # the final answer
-    return messages
 
 
 def is_marker(message: dict) -> bool:
@@ -185,9 +152,10 @@ def test_nothing_to_drop_returns_an_equal_copy():
         assert out == HISTORY and out is not HISTORY
 
 
-def test_a_first_message_that_is_a_result_is_not_pinned():
-    history = [RESULT, ANSWER]  # invalid on its own; only the pinning rule is under test
-    assert truncate(history, 1, marker=False) == [ANSWER]
+def test_a_malformed_history_is_named_not_cut():
+    history = [RESULT, ANSWER]  # a result with no call before it
+    with pytest.raises(HistoryError, match="messages.0.content.0: unexpected `tool_use_id`"):
+        truncate(history, 1, marker=False)
 
 
 def test_keep_last_below_one_is_refused():
@@ -195,8 +163,9 @@ def test_keep_last_below_one_is_refused():
         truncate(HISTORY, 0)
 
 
-def test_empty_history_stays_empty():
-    assert truncate([], 3) == []
+def test_empty_history_is_refused():
+    with pytest.raises(HistoryError, match="at least one message is required"):
+        truncate([], 3)
 
 
 def test_a_cut_inside_a_merged_turn_stays_valid():

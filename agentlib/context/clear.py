@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .. import tokens
-from ..messages import blocks
+from ..messages import blocks, is_valid, validate
+from .truncate import safe_start
 
 PLACEHOLDER = "[cleared to save context; call the tool again if you need this result]"
 DEFAULT_TRIGGER = 100_000  # input tokens, the API's default
@@ -64,8 +65,13 @@ def clear_tool_results(messages: list[dict], keep: int = DEFAULT_KEEP, *,
                        trigger: int | dict | None = None, placeholder: str = PLACEHOLDER,
                        exclude_tools: Iterable[str] = (), clear_at_least: int | None = None,
                        clear_inputs: bool | Iterable[str] = False,
-                       scan: Scan | None = None, size: int | None = None) -> ClearedHistory:
+                       scan: Scan | None = None, size: int | None = None,
+                       check: bool = True) -> ClearedHistory:
     """Replace the content of all but the newest `keep` tool results with `placeholder`.
+
+    A result already shorter than the placeholder is left alone. The input must be a
+    valid history (`validate`); a malformed one raises HistoryError instead of being
+    silently edited.
 
     Only when the history is over `trigger` tokens (None: always), and only if at least
     `clear_at_least` tokens would be freed. Never mutates `messages`; the result is a new
@@ -74,6 +80,8 @@ def clear_tool_results(messages: list[dict], keep: int = DEFAULT_KEEP, *,
     """
     if keep < 0:
         raise ValueError(f"keep must be 0 or more, got {keep}")
+    if check:
+        validate(messages)
     out = ClearedHistory(messages)
     if not _trigger_reached(messages, trigger, size):
         return out
@@ -90,7 +98,10 @@ def clear_tool_results(messages: list[dict], keep: int = DEFAULT_KEEP, *,
         if name in excluded or block.get("content") == placeholder:
             continue
         new = {k: v for k, v in block.items() if k != "is_error"} | {"content": placeholder}
-        freed += tokens.count(block) - tokens.count(new)
+        saved = tokens.count(block) - tokens.count(new)
+        if saved <= 0:  # shorter than the placeholder: clearing would only cost tokens
+            continue
+        freed += saved
         cleared += 1
         edits.setdefault(i, {})[j] = new
         if use and (inputs is True or (inputs and name in inputs)):
@@ -126,9 +137,14 @@ class Clearing:
     def __call__(self, messages: list[dict]) -> list[dict]:
         grew = tokens.extends(messages, self._scan_of)
         scan = self._scan if grew else Scan()
+        if grew:  # only the new part can be malformed; look there, name it in the whole
+            if not is_valid(messages[safe_start(messages, max(0, len(self._scan_of) - 1)):]):
+                validate(messages)
+        else:
+            validate(messages)
         size = self._size.of(messages) if isinstance(self.trigger, int) else None
         out = clear_tool_results(messages, self.keep, trigger=self.trigger, scan=scan,
-                                 size=size, **self.options)
+                                 size=size, check=False, **self.options)
         self._scan, self._scan_of = scan, out
         self.total_cleared += out.cleared_tool_uses
         self.event = (f"cleared {out.cleared_tool_uses} results (-{out.cleared_input_tokens} "

@@ -17,7 +17,7 @@ import anthropic
 
 from .. import tokens
 from ..client import model_name
-from ..messages import SUMMARY_MARK, blocks, result_text, user
+from ..messages import SUMMARY_MARK, blocks, result_text, user, validate
 from .truncate import safe_start
 
 FREE_FORM_PROMPT = "Summarize the conversation below."
@@ -93,6 +93,7 @@ class Compactor:
         before = self.meter.measure(messages)
         if before <= self.threshold - self.margin:
             return messages
+        validate(messages)  # never summarize (and hide) a malformed history
         cut = safe_start(messages, len(messages) - self.keep_recent)
         if cut < 2:
             return messages

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..messages import TRUNCATION_MARK, message_text, starts_with_tool_result, user
+from ..messages import TRUNCATION_MARK, message_text, starts_with_tool_result, user, validate
 
 
 def safe_start(messages: list[dict], start: int) -> int:
@@ -27,10 +27,12 @@ def truncate(messages: list[dict], keep_last: int = 10, *, pin_task: bool = True
              marker: bool = True) -> list[dict]:
     """The newest `keep_last` messages (a few more if a pair needs it), after the task.
 
-    Returns a new list; never mutates `messages`. The newest message is always kept.
+    Returns a new list; never mutates `messages`. The newest message is always kept. A
+    malformed input raises HistoryError: a cut cannot repair it, only hide it.
     """
     if keep_last < 1:
         raise ValueError(f"keep_last must be at least 1, got {keep_last}")
+    validate(messages)
     pinned = 1 if pin_task and messages and messages[0].get("role") == "user" \
         and not starts_with_tool_result(messages[0]) else 0
     start = safe_start(messages, max(pinned, len(messages) - keep_last))
