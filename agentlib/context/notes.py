@@ -23,8 +23,9 @@ class Notes:
     """A notes file in its own folder. State: the folder; the file is the memory."""
 
     def __init__(self, folder: str | os.PathLike, filename: str = "notes.md"):
-        if "/" in filename or "\\" in filename or filename in ("", ".", ".."):
-            raise ValueError(f"notes filename must be a plain name, got {filename!r}")
+        if any(c in filename for c in "/\\\0") or filename in ("", ".", "..") \
+                or len(filename) > 255:
+            raise ValueError(f"notes filename must be a plain name, got {filename[:80]!r}")
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / filename
