@@ -4,10 +4,11 @@ Hypothesis generates agent histories (tests/histories.py) and parameters; each s
 must return a valid history, keep the newest turn (and the task where it promises to),
 never mutate its input, and never grow the token count except by its documented summary
 or marker. Profiles: `fast` (default, everyday) and `full` (1,000 examples per strategy):
-`python3 course.py test tests/test_properties.py --hypothesis-profile=full`.
+`HYPOTHESIS_PROFILE=full python3 course.py test tests/test_properties.py`.
 """
 
 import json
+import os
 
 import pytest
 from histories import agent_histories
@@ -25,7 +26,7 @@ settings.register_profile("fast", max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("full", max_examples=1000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("fast")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 
 SUMMARIZER = agentlib.connect(offline=True)
 
@@ -82,7 +83,6 @@ def test_clearing_strategy_over_a_growing_run(pieces, keep):
         history = out
 
 
-@settings(max_examples=30)
 @given(agent_histories(), st.integers(1, 8), st.integers(0, 3000))
 def test_compactor_property(history, keep_recent, threshold):
     snapshot = frozen(history)
