@@ -20,7 +20,9 @@ OFFLINE_KEY = "offline-course-model-no-key-needed"
 def model_name(client: anthropic.Anthropic | None = None) -> str:
     """The model to ask for: the course model offline, else $AGENTLIB_MODEL or the default."""
     if client is not None and hasattr(client, "course_model"):
-        return OFFLINE_MODEL
+        return client.course_model.model or OFFLINE_MODEL
+    if getattr(client, "agentlib_model", None):
+        return client.agentlib_model
     return os.environ.get("AGENTLIB_MODEL", DEFAULT_MODEL)
 
 
@@ -35,17 +37,20 @@ def is_offline(offline: bool | None = None) -> bool:
 
 def connect(offline: bool | None = None, *, context_window: int = 200_000,
             faults: dict[int, int] | None = None, max_retries: int = 2,
-            **client_options) -> anthropic.Anthropic:
+            model: str | None = None, **client_options) -> anthropic.Anthropic:
     """A real `anthropic.Anthropic` client, talking to the offline model or to Claude.
 
-    Offline options: `context_window` (tokens) and `faults` ({call number: HTTP status},
-    e.g. {2: 529}). The offline model is reachable as `client.course_model`.
+    Offline options: `context_window` (tokens), `faults` ({call number: HTTP status},
+    e.g. {2: 529}) and `model`, the name `run_agent` asks for by default (offline:
+    "course-model-1"). The offline model is reachable as `client.course_model`.
     """
     if not is_offline(offline):
-        return anthropic.Anthropic(max_retries=max_retries, **client_options)
-    model = CourseModel(context_window=context_window, faults=faults)
+        client = anthropic.Anthropic(max_retries=max_retries, **client_options)
+        client.agentlib_model = model  # type: ignore[attr-defined]
+        return client
+    course_model = CourseModel(context_window=context_window, faults=faults, model=model)
     client = anthropic.Anthropic(api_key=OFFLINE_KEY, base_url="http://offline.invalid",
-                                 http_client=http_client(model), max_retries=max_retries,
-                                 **client_options)
-    client.course_model = model  # type: ignore[attr-defined]
+                                 http_client=http_client(course_model),
+                                 max_retries=max_retries, **client_options)
+    client.course_model = course_model  # type: ignore[attr-defined]
     return client

@@ -543,3 +543,15 @@ def test_offline_true_is_offline_even_with_a_key(clean_env):
     c = agentlib.connect(offline=True)
     assert is_offline_client(c)
     assert FAKE_KEY not in repr(c)
+
+
+def test_connect_model_option_names_the_default_model(monkeypatch):
+    from agentlib.client import DEFAULT_MODEL, OFFLINE_MODEL, model_name
+
+    assert model_name(agentlib.connect(offline=True)) == OFFLINE_MODEL
+    assert model_name(agentlib.connect(offline=True, model="course-x")) == "course-x"
+    monkeypatch.delenv("AGENTLIB_OFFLINE", raising=False)
+    monkeypatch.delenv("AGENTLIB_MODEL", raising=False)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", FAKE_KEY)
+    assert model_name(agentlib.connect()) == DEFAULT_MODEL
+    assert model_name(agentlib.connect(model="claude-haiku-4-5")) == "claude-haiku-4-5"
