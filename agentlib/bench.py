@@ -179,9 +179,10 @@ def host_overhead(sizes=(100, 1000), steps: int = 30, rounds: int = 3) -> dict[i
         for _ in range(rounds):
             context = [Clearing(3, trigger=4_000), Compactor(client, threshold=UNLIMITED)]
             estimate = tokens.Running(tokens.estimate)
-            kept = apply_context(context, history[: n - 2 * steps])[0]  # a warm pipeline
+            start_at = n - 2 * steps - 1  # odd: the task, then whole request/response pairs
+            kept = apply_context(context, history[:start_at])[0]  # a warm pipeline
             times = []
-            for k in range(n - 2 * steps, n, 2):  # the loop appends a reply and its results
+            for k in range(start_at, n - 1, 2):  # the loop appends a reply and its results
                 kept = kept + history[k:k + 2]
                 start = time.perf_counter()
                 kept, _ = apply_context(context, kept)

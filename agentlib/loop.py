@@ -7,8 +7,8 @@ the loop passes the history through `context`, a sequence of strategies:
     send and keep. It must not mutate its input and must return a history the API accepts
     (`agentlib.messages.validate`). Plain functions are enough; a strategy with state (a
     compactor) is an object with `__call__`. If it has an attribute `event` (a string set
-    by the call, or None), the loop records it in the trace; otherwise the loop records
-    how many messages and tokens the strategy removed. If it has a method
+    by the call; "" when there is nothing to report), the loop records it in the trace;
+    otherwise the loop records how many messages and tokens the strategy removed. If it has a method
     `observe(messages, input_tokens)`, the loop calls it after each response with the
     history sent and the API's count for it, so the strategy can calibrate an estimate.
 

@@ -62,7 +62,10 @@ def test_clear_property(history, keep, trigger, at_least, inputs, exclude):
     validate(out)
     assert frozen(history) == snapshot
     assert len(out) == len(history)  # emptied, never deleted
-    newest_kept(history, out) if out.cleared_tool_uses == 0 or keep > 0 else None
+    results = [(i, j) for i, m in enumerate(history) for j, b in enumerate(
+        m["content"] if isinstance(m["content"], list) else []) if b["type"] == "tool_result"]
+    for i, j in results[len(results) - keep:] if keep else []:  # the newest `keep` stay
+        assert out[i]["content"][j] == history[i]["content"][j]
     assert tokens.count(out) <= tokens.count(history)
     assert out.cleared_input_tokens == tokens.count(history) - tokens.count(out)
     if exclude:

@@ -148,7 +148,7 @@ class Clearing:
         self._scan, self._scan_of = scan, out
         self.total_cleared += out.cleared_tool_uses
         self.event = (f"cleared {out.cleared_tool_uses} results (-{out.cleared_input_tokens} "
-                      "tokens)" if out.cleared_tool_uses else None)
+                      "tokens)" if out.cleared_tool_uses else "")  # "": nothing to report
         return out
 
     def __repr__(self) -> str:

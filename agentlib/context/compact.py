@@ -89,7 +89,7 @@ class Compactor:
 
     def __call__(self, messages: list[dict]) -> list[dict]:
         self.calls += 1
-        self.event = None
+        self.event = ""
         before = self.meter.measure(messages)
         if before <= self.threshold - self.margin:
             return messages
