@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import operator
 from functools import lru_cache
 from typing import Any
 
@@ -115,16 +114,27 @@ def estimate(x: Any, *, system: Any = None, tools: Any = None) -> int:
 
 
 def extends(messages: list, last: list) -> bool:
-    """True when `messages` starts with exactly the message objects of `last` (C speed)."""
-    return len(messages) >= len(last) and all(map(operator.is_, last, messages))
+    """True when `messages` starts with the messages of `last` (list equality checks
+    identity first, so this runs at C speed when the objects are the same)."""
+    return len(messages) >= len(last) and messages[:len(last)] == last
+
+
+def changed_positions(old: list, new: list, chunk: int = 64) -> list[int]:
+    """Positions (below the shorter length) where `new` holds another message than `old`:
+    compared a chunk at a time at C speed, then one by one inside a chunk that differs."""
+    n = min(len(old), len(new))
+    if old[:n] == new[:n]:
+        return []
+    return [j for i in range(0, n, chunk) if old[i:i + chunk] != new[i:i + chunk]
+            for j in range(i, min(i + chunk, n)) if old[j] is not new[j]]
 
 
 class Running:
     """A count kept up to date as a history changes, so a step costs only what changed.
 
     It remembers the count of each message of the last list it saw. For the next list it
-    finds, at C speed, the positions whose message object differs, and counts only those
-    and the new ones; after a large change (a compaction) it simply counts everything.
+    finds the positions whose message differs and counts only those and the new ones;
+    after a large change (a compaction) it simply counts everything.
     """
 
     def __init__(self, counter=None) -> None:
@@ -135,15 +145,12 @@ class Running:
 
     def of(self, messages: list) -> int:
         n = min(len(self.last), len(messages))
-        changed = list(map(operator.is_not, self.last[:n], messages[:n]))
-        k = changed.count(True)
-        if k > 8 + n // 8:
+        changed = changed_positions(self.last, messages)
+        if len(changed) > 8 + n // 8:
             self.sizes = [self.counter(m) for m in messages]
             self.total = sum(self.sizes)
         else:
-            i = -1
-            for _ in range(k):
-                i = changed.index(True, i + 1)
+            for i in changed:
                 new = self.counter(messages[i])
                 self.total += new - self.sizes[i]
                 self.sizes[i] = new
