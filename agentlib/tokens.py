@@ -123,7 +123,7 @@ def changed_positions(old: list, new: list, chunk: int = 64) -> list[int]:
     """Positions (below the shorter length) where `new` holds another message than `old`:
     compared a chunk at a time at C speed, then one by one inside a chunk that differs."""
     n = min(len(old), len(new))
-    if old[:n] == new[:n]:
+    if (old if n == len(old) else old[:n]) == (new if n == len(new) else new[:n]):
         return []
     return [j for i in range(0, n, chunk) if old[i:i + chunk] != new[i:i + chunk]
             for j in range(i, min(i + chunk, n)) if old[j] is not new[j]]
@@ -134,7 +134,9 @@ class Running:
 
     It remembers the count of each message of the last list it saw. For the next list it
     finds the positions whose message differs and counts only those and the new ones;
-    after a large change (a compaction) it simply counts everything.
+    after a large change (a compaction) it simply counts everything. It keeps a reference
+    to the list, not a copy: give it a new list each time (as the loop and the strategies
+    do); the same list object again, possibly edited in place, is counted from scratch.
     """
 
     def __init__(self, counter=None) -> None:
@@ -145,7 +147,9 @@ class Running:
 
     def of(self, messages: list) -> int:
         n = min(len(self.last), len(messages))
-        changed = changed_positions(self.last, messages)
+        # the same list object again may have been edited in place: count it all
+        changed = changed_positions(self.last, messages) if messages is not self.last \
+            else list(range(n + 9))
         if len(changed) > 8 + n // 8:
             self.sizes = [self.counter(m) for m in messages]
             self.total = sum(self.sizes)
@@ -159,7 +163,7 @@ class Running:
             added = [self.counter(m) for m in messages[n:]]
             self.sizes += added
             self.total += sum(added)
-        self.last = list(messages)
+        self.last = messages  # a history is a value: callers build new lists, never edit one
         return self.total
 
 
