@@ -7,6 +7,7 @@ must catch it (and that every other check of the exercise still runs without cra
 import math
 
 import pytest
+from checktools import statuses
 
 from agentlib.grading import CHECKS, exercises_matching, run_checks
 
@@ -14,9 +15,6 @@ EXERCISES = ["ex1.agent_loop", "ex1.estimate_tokens", "ex1.session_cost",
              "ex1.first_overflow"]
 
 
-def statuses(exercise: str, **namespace) -> dict[str, str]:
-    """check title -> status, for one exercise run against `namespace`."""
-    return {r.check: r.status for r in run_checks(exercise, namespace)}
 
 
 def test_every_exercise_has_several_checks():

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from checktools import all_pass, statuses
 
 from agentlib.checks import lesson02
 from agentlib.context import truncate
@@ -19,9 +20,6 @@ ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ["ex2.find_split", "ex2.safe_truncate", "ex2.pin_task"]
 
 
-def statuses(exercise: str, **namespace) -> dict[str, str]:
-    """check title -> status for one exercise run against `namespace`."""
-    return {r.check: r.status for r in run_checks(exercise, namespace)}
 
 
 def failed(exercise: str, **namespace) -> set[str]:
@@ -29,8 +27,6 @@ def failed(exercise: str, **namespace) -> set[str]:
             if status != "pass"}
 
 
-def all_pass(exercise: str, **namespace) -> bool:
-    return set(statuses(exercise, **namespace).values()) == {"pass"}
 
 
 # ---------------------------------------------------------------- correct answers

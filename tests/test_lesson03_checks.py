@@ -9,17 +9,15 @@ import functools
 import json
 
 import pytest
+from checktools import statuses
 
 from agentlib.context.cap import cap
-from agentlib.grading import CHECKS, exercises_matching, run_checks
+from agentlib.grading import CHECKS, exercises_matching
 from agentlib.tools import truncation_notice
 
 EXERCISES = ["ex3.cap_text", "ex3.page_notice", "ex3.capped_tool"]
 
 
-def statuses(exercise: str, **namespace) -> dict[str, str]:
-    """check title -> status, for one exercise run against `namespace`."""
-    return {r.check: r.status for r in run_checks(exercise, namespace)}
 
 
 def test_every_exercise_has_several_checks():

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from checktools import statuses
 
 from agentlib import tokens
 from agentlib.checks import lesson04
@@ -32,9 +33,6 @@ F_LEAST = ("returns 0 when less than clear_at_least would be freed; exactly clea
            "is enough")
 
 
-def statuses(exercise: str, **namespace) -> dict[str, str]:
-    """check title -> status for one exercise run against `namespace`."""
-    return {r.check: r.status for r in run_checks(exercise, namespace)}
 
 
 def failed(exercise: str, **namespace) -> set[str]:

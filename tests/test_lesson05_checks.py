@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from checktools import statuses
 
 from agentlib.checks import lesson05
 from agentlib.context.compact import FREE_FORM_PROMPT, STRUCTURED_PROMPT
@@ -33,9 +34,6 @@ BUDGET_CHECK = "keeps the budget through compaction (constraints workload)"
 AUDIT_CHECK = "keeps the findings through compaction (audit workload)"
 
 
-def statuses(exercise: str, **namespace) -> dict[str, str]:
-    """check title -> status for one exercise run against `namespace`."""
-    return {r.check: r.status for r in run_checks(exercise, namespace)}
 
 
 def failed(exercise: str, **namespace) -> set[str]:

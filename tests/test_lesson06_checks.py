@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from checktools import all_pass, statuses, title
 
 from agentlib.checks import lesson06
 from agentlib.grading import CHECKS, exercises_matching, run_checks
@@ -20,20 +21,10 @@ from agentlib.tools import Workspace
 EXERCISES = ["ex6.atomic_write", "ex6.safe_path", "ex6.resume_notes"]
 
 
-def statuses(exercise: str, **namespace) -> dict[str, str]:
-    """check title -> status for one exercise run against `namespace`."""
-    return {r.check: r.status for r in run_checks(exercise, namespace)}
 
 
-def all_pass(exercise: str, **namespace) -> bool:
-    return set(statuses(exercise, **namespace).values()) == {"pass"}
 
 
-def title(exercise: str, start: str) -> str:
-    """The one check title of `exercise` that starts with `start`."""
-    found = [c.title for c in CHECKS[exercise] if c.title.startswith(start)]
-    assert len(found) == 1, found
-    return found[0]
 
 
 def test_every_exercise_has_several_checks():

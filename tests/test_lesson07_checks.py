@@ -5,6 +5,7 @@ must catch it (and that every other check of the exercise still runs without cra
 """
 
 import pytest
+from checktools import statuses, title
 
 from agentlib.checks import lesson07
 from agentlib.context.cap import cap
@@ -17,15 +18,8 @@ from agentlib.tools import Toolbox
 EXERCISES = ["ex7.run_cost", "ex7.choose_strategy", "ex7.pipeline"]
 
 
-def statuses(exercise: str, **namespace) -> dict[str, str]:
-    """check title -> status, for one exercise run against `namespace`."""
-    return {r.check: r.status for r in run_checks(exercise, namespace)}
 
 
-def title(exercise: str, start: str) -> str:
-    """The full title of the one check of `exercise` whose title starts with `start`."""
-    (found,) = [c.title for c in CHECKS[exercise] if c.title.startswith(start)]
-    return found
 
 
 def test_every_exercise_has_several_checks():
