@@ -9,34 +9,7 @@ import math
 import pytest
 from checktools import statuses
 
-from agentlib.grading import CHECKS, exercises_matching, run_checks
-
-EXERCISES = ["ex1.agent_loop", "ex1.estimate_tokens", "ex1.session_cost",
-             "ex1.first_overflow"]
-
-
-
-
-def test_every_exercise_has_several_checks():
-    for exercise in EXERCISES:
-        assert exercises_matching(exercise) == [exercise]
-        assert len(CHECKS[exercise]) >= 3
-
-
-def test_missing_functions_are_reported_not_raised():
-    for exercise in EXERCISES:
-        assert set(statuses(exercise).values()) == {"missing"}
-
-
-def test_not_implemented_is_todo():
-    def todo(*args, **kwargs):
-        raise NotImplementedError
-
-    ns = {"agent_loop": todo, "estimate_tokens": todo, "session_cost": todo,
-          "first_overflow": todo}
-    for exercise in EXERCISES:
-        assert set(statuses(exercise, **ns).values()) == {"todo"}
-
+from agentlib.grading import run_checks
 
 # ---------------------------------------------------------------- ex1.agent_loop
 
