@@ -20,11 +20,9 @@ from pathlib import Path
 
 from . import tokens, workloads
 from .client import connect
-from .context.cap import cap
-from .context.clear import Clearing
-from .context.compact import Compactor
-from .context.notes import NOTES_RULES, Notes
-from .context.truncate import sliding_window
+from .context import NOTES_RULES, Clearing, Compactor, Notes, SlidingWindow, cap
+from .derived import Derived
+from .histories import agent_history
 from .loop import DEFAULT_SYSTEM, Run, apply_context, run_agent
 from .tools import Toolbox
 
@@ -38,22 +36,21 @@ SUMMARY_MAX = 8_192  # room for a structured summary of hundreds of noted findin
 
 SIZES = {  # workload sizes, the window the strategies get, and their thresholds
     "small": {"audit": 12, "needle": 400, "constraints": 8, "window": 8_000,
-              "clear_at": 4_000, "compact_at": 5_000, "cap_chars": 1_500, "keep_last": 12},
+              "clear_at": 4_000, "compact_at": 5_000, "cap_chars": 1_500, "keep": 12},
     "large": {"audit": 200, "needle": 2_000, "constraints": 12, "window": 64_000,
-              "clear_at": 12_000, "compact_at": 20_000, "cap_chars": 1_500, "keep_last": 40},
+              "clear_at": 12_000, "compact_at": 20_000, "cap_chars": 1_500, "keep": 40},
 }
 
 
 @dataclass
 class Setup:
-    """How one strategy runs: context strategies, tools, request extras, window."""
+    """How one strategy runs: context strategies, tools, request extras."""
 
     context: list = field(default_factory=list)
     wrap: Callable | None = None  # turns the workload's toolbox into the one offered
     system: str = DEFAULT_SYSTEM
     extra: dict | None = None
     extra_tools: Toolbox | None = None
-    window: int | None = None  # None: the size's window
 
 
 def _capped(chars: int) -> Callable:
@@ -66,32 +63,40 @@ def _capped(chars: int) -> Callable:
 
 
 def strategies(size: dict, client, notes_dir: str) -> dict[str, Setup]:
-    """The strategies compared, layered in the order to adopt them."""
+    """The strategies compared, layered in the order to adopt them; `client` is the one the
+    run will use (a compactor's summary calls go to the same model)."""
     clear = {"type": "clear_tool_uses_20250919",
              "trigger": {"type": "input_tokens", "value": size["clear_at"]},
              "keep": {"type": "tool_uses", "value": 3}}
     compact = {"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50_000}}
     capped = _capped(size["cap_chars"])
     return {
-        "append-only": Setup(window=UNLIMITED),
-        "truncate": Setup([sliding_window(size["keep_last"])]),
+        "append-only": Setup(),
+        "truncate": Setup([SlidingWindow(size["keep"])]),
         "cap": Setup(wrap=capped),
         "cap+clear": Setup([Clearing(3, trigger=size["clear_at"])], wrap=capped),
         "cap+clear+compact": Setup([Clearing(3, trigger=size["clear_at"]),
-                                    Compactor(client, size["compact_at"], keep_recent=6,
+                                    Compactor(client, size["compact_at"], keep=6,
                                               summary_max_tokens=SUMMARY_MAX)],
                                    wrap=capped),
         "all+notes": Setup([Clearing(3, trigger=size["clear_at"]),
-                            Compactor(client, size["compact_at"], keep_recent=6,
+                            Compactor(client, size["compact_at"], keep=6,
                                       summary_max_tokens=SUMMARY_MAX)],
                            wrap=capped, system=DEFAULT_SYSTEM + " " + NOTES_RULES,
                            extra_tools=Notes(notes_dir).toolbox()),
         "server clear": Setup(extra={"betas": ["context-management-2025-06-27"],
                                      "context_management": {"edits": [clear]}}),
         "server compact": Setup(extra={"betas": ["compact-2026-01-12"],
-                                       "context_management": {"edits": [compact]}},
-                                window=max(size["window"], 64_000)),
+                                       "context_management": {"edits": [compact]}}),
     }
+
+
+def window_for(strategy: str, size: dict) -> int:
+    """The window a strategy runs in: the size's, but unlimited for append-only (the
+    baseline) and at least 64,000 for server compaction (its trigger cannot go below 50,000)."""
+    if strategy == "append-only":
+        return UNLIMITED
+    return max(size["window"], 64_000) if strategy == "server compact" else size["window"]
 
 
 def cost(run: Run, summary_tokens: tuple[int, int] = (0, 0), cached: bool = True) -> float:
@@ -114,13 +119,9 @@ def measure(workload_name: str, size_name: str, strategy: str) -> dict:
     size = SIZES[size_name]
     n = size[workload_name]
     w = getattr(workloads, workload_name)(n)
-    probe = connect(offline=True, context_window=UNLIMITED)  # a client for the setup only
+    client = connect(offline=True, context_window=window_for(strategy, size))
     with tempfile.TemporaryDirectory(prefix="agentlib-bench-") as notes_dir:
-        setup = strategies(size, probe, notes_dir)[strategy]
-        client = connect(offline=True, context_window=setup.window or size["window"])
-        for s in setup.context:
-            if isinstance(s, Compactor):
-                s.client = client
+        setup = strategies(size, client, notes_dir)[strategy]
         if setup.wrap:
             w.toolbox = setup.wrap(w)
         steps = 4 * n + 40 if workload_name == "audit" else 200
@@ -166,28 +167,35 @@ def add_ratios(rows: list[dict]) -> list[dict]:
     return rows
 
 
-def host_overhead(sizes=(100, 1000), steps: int = 30, rounds: int = 5) -> dict[int, float]:
+def host_overhead(sizes=(100, 1_000, 10_000), steps: int = 30,
+                  rounds: int = 3) -> dict[int, float]:
     """CPU seconds per step of the host's own work (context pipeline and token accounting,
-    not the model) when the history holds 100 and 1,000 messages: the median step of each
-    round, the best round, so that a busy machine disturbs the ratio as little as it can."""
-    client = connect(offline=True, context_window=UNLIMITED)
-    history = run_agent(client, workloads.audit(max(sizes) // 2 + 10),
-                        max_steps=max(sizes) // 2 + 5, max_tokens=8192).history
+    not the model) when the history holds each of `sizes` messages: the median step of
+    each round, the best round, so that a busy machine disturbs the ratio as little as it
+    can. The history is synthetic (`agentlib.histories`) and checked to reach every size."""
+    history = Derived(agent_history("host-overhead", max(sizes) // 2 + 1, parallel=1, lines=(0, 10),
+                            answer=0, text_rate=0, error_rate=0))
+    if len(history) < max(sizes):
+        raise RuntimeError(f"the history has {len(history)} messages, fewer than {max(sizes)}")
+    client = connect(offline=True, context_window=UNLIMITED)  # the compactor never calls it
     out = {}
     for n in sizes:
         best = float("inf")
         for _ in range(rounds):
-            context = [Clearing(3, trigger=4_000), Compactor(client, threshold=UNLIMITED)]
+            # a trigger that every size is over, so every step does the same work: it clears
+            context = [Clearing(3, trigger=1_000), Compactor(client, trigger=UNLIMITED)]
             estimate = tokens.Running(tokens.estimate)
             start_at = n - 2 * steps - 1  # odd: the task, then whole request/response pairs
             kept = apply_context(context, history[:start_at])[0]  # a warm pipeline
             times = []
             for k in range(start_at, n - 1, 2):  # the loop appends a reply and its results
-                kept = kept + history[k:k + 2]
+                kept = Derived(kept, history[k:k + 2])  # as the loop does
                 start = time.process_time()  # CPU time: other processes disturb it less
                 kept, _ = apply_context(context, kept)
                 estimate.of(kept)
                 times.append(time.process_time() - start)
+            if len(kept) < n - 1:
+                raise RuntimeError(f"the pipeline kept {len(kept)} messages, not about {n}")
             best = min(best, sorted(times)[len(times) // 2])
         out[n] = best
     return out
@@ -255,18 +263,21 @@ def main(argv: list[str] | None = None) -> int:
         writer.writeheader()
         writer.writerows(rows)
     overhead = host_overhead()
-    ratio = overhead[1000] / overhead[100]
+    ratios = {n: overhead[n] / overhead[100] for n in overhead if n != 100}
+    ratio = max(ratios.values())
     report = [f"# Strategy benchmark (offline course model; prices as of {PRICES['as_of']}, "
               "illustrative, USD per million tokens: "
               f"input {PRICES['input']}, output {PRICES['output']}, cache write "
               f"{PRICES['cache_write']}, cache read {PRICES['cache_read']})", "",
               markdown(rows, TABLE), "",
-              f"Host overhead per step (context pipeline + token accounting, no model): "
-              f"1,000 messages vs 100 messages = {ratio:.2f}x (must stay below 2).", ""]
+              "Host overhead per step (context pipeline + token accounting, no model), "
+              "measured side by side in this run: "
+              + ", ".join(f"{n:,} messages vs 100 = {r:.2f}x" for n, r in ratios.items())
+              + " (each must stay at or below 2).", ""]
     (out / "results.md").write_text("\n".join(report), encoding="utf-8")
     plots(rows, out)
     print("\n".join(report))
-    return 0 if ratio < 2 else 1
+    return 0 if ratio <= 2 else 1
 
 
 if __name__ == "__main__":

@@ -9,21 +9,13 @@ import os
 
 import anthropic
 
+from .models import DEFAULT_MODEL, OFFLINE_MODEL, model_name
 from .offline.server import CourseModel
 from .offline.transport import http_client
 
-DEFAULT_MODEL = "claude-sonnet-4-6"  # tested 2026-11; override with $AGENTLIB_MODEL
-OFFLINE_MODEL = "course-model-1"
+__all__ = ["DEFAULT_MODEL", "OFFLINE_MODEL", "connect", "is_offline", "model_name"]
+
 OFFLINE_KEY = "offline-course-model-no-key-needed"
-
-
-def model_name(client: anthropic.Anthropic | None = None) -> str:
-    """The model to ask for: the course model offline, else $AGENTLIB_MODEL or the default."""
-    if client is not None and hasattr(client, "course_model"):
-        return client.course_model.model or OFFLINE_MODEL
-    if getattr(client, "agentlib_model", None):
-        return client.agentlib_model
-    return os.environ.get("AGENTLIB_MODEL", DEFAULT_MODEL)
 
 
 def is_offline(offline: bool | None = None) -> bool:

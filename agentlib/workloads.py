@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .tools import Toolbox, Workspace
+from .tools import Toolbox
+from .workspace import Workspace
 
 
 @dataclass

@@ -11,90 +11,25 @@ Exits 1 when the cached pass is not at least 10x faster than the first.
 from __future__ import annotations
 
 import gc
-import random
 import sys
 import time
 
 from agentlib import tokens
-from agentlib.messages import assistant, is_valid, text, tool_result, tool_use, user
+from agentlib.histories import agent_history
+from agentlib.messages import is_valid
 
 N_MESSAGES = 2_000
 MIN_SPEEDUP = 10.0
-SEED = 20_251_101
-
-WORDS = ("the agent reads each configuration file in order and notes the timeout value "
-         "before it moves on service retries backoff cache window budget token result "
-         "request response history summary cleared placeholder compaction memory tool "
-         "listing offset page log error warning confirmed hypothesis root cause").split()
-
-
-def prose(rng: random.Random, lo: int, hi: int) -> str:
-    """Words up to a length drawn between lo and hi characters."""
-    target = rng.randint(lo, hi)
-    out: list[str] = []
-    size = 0
-    while size < target:
-        w = rng.choice(WORDS)
-        out.append(w)
-        size += len(w) + 1
-    return " ".join(out).capitalize() + "."
-
-
-def config_file(rng: random.Random, n: int, lo: int, hi: int) -> str:
-    """A config-like tool result: key = value lines, with numbers, up to lo..hi characters."""
-    target = rng.randint(lo, hi)
-    lines = [f"# service-{n:04d}.conf"]
-    size = len(lines[0])
-    while size < target:
-        key = rng.choice(["timeout", "retries", "port", "max_conn", "log_level", "cache_ttl"])
-        line = f"{key}_{rng.randint(0, 99)} = {rng.randint(0, 100_000)}  # {rng.choice(WORDS)}"
-        lines.append(line)
-        size += len(line) + 1
-    return "\n".join(lines)
-
-
-def build_history(n_messages: int = N_MESSAGES, seed: int = SEED) -> list[dict]:
-    """A deterministic, valid history: a task, then mostly assistant text + tool_use /
-    user tool_result pairs, with some plain answers and user follow-ups."""
-    rng = random.Random(seed)
-    history = [user("List the services whose timeout is above 30. " + prose(rng, 200, 600))]
-    call = 0
-    while len(history) < n_messages:
-        last = history[-1]
-        if last["role"] == "user":
-            if rng.random() < 0.1:
-                history.append(assistant(prose(rng, 400, 2000)))  # a plain answer
-                continue
-            call += 1
-            history.append(assistant(
-                prose(rng, 200, 600),
-                tool_use(f"toolu_{call:06d}", "read_file",
-                         {"path": f"configs/service-{call:04d}.conf",
-                          "offset": rng.randint(0, 400)})))
-        elif last["content"][-1]["type"] == "tool_use":
-            uid = last["content"][-1]["id"]
-            if rng.random() < 0.05:
-                history.append(user(tool_result(uid, f"Error: {prose(rng, 200, 300)}",
-                                                is_error=True)))
-            else:
-                body = config_file(rng, call, 300, 2000)
-                content = body if rng.random() < 0.7 else [text(body)]
-                history.append(user(tool_result(uid, content)))
-        else:
-            history.append(user(prose(rng, 200, 800)))  # the user follows up
-    return history[:n_messages]
-
 
 def main() -> int:
-    history = build_history()
-    # a history the API would accept (a final unanswered tool_use is the call in flight)
-    in_flight = history[-1]["content"][-1]["type"] == "tool_use"
-    assert is_valid(history[:-1] if in_flight else history)
-    chars = sum(len(s) for m in history for b in m["content"] for s in tokens._block_strings(b))
+    history = agent_history("count-tokens", N_MESSAGES // 2, lines=(0, 60), variety=True)
+    assert is_valid(history) and len(history) >= N_MESSAGES - 10
+    parts = [b for m in history for b in (m["content"] if isinstance(m["content"], list)
+                                          else [{"type": "text", "text": m["content"]}])]
+    chars = sum(len(s) for b in parts for s in tokens._block_strings(b))
     kinds: dict[str, int] = {}
-    for m in history:
-        for b in m["content"]:
-            kinds[b["type"]] = kinds.get(b["type"], 0) + 1
+    for b in parts:
+        kinds[b["type"]] = kinds.get(b["type"], 0) + 1
     tokens.encoding()  # load the encoding outside the timed region
     tokens.count_text.cache_clear()
 

@@ -4,7 +4,7 @@ import pytest
 
 import agentlib
 from agentlib import workloads
-from agentlib.context import sliding_window, truncate
+from agentlib.context import SlidingWindow, truncate
 from agentlib.loop import run_agent
 from agentlib.messages import tool_result, user, validate
 from agentlib.offline.agent import NO_TASK
@@ -65,7 +65,7 @@ def test_task_visible_starts_by_listing(client):
 def test_findings_removed_are_forgotten(client):
     w = workloads.audit(12)
     full = run_agent(client, w)
-    cut = run_agent(client, w, context=[sliding_window(6)])
+    cut = run_agent(client, w, context=[SlidingWindow(6)])
     assert full.score.recall == 1.0
     assert cut.score.recall < 1.0 and cut.score.precision == 1.0  # forgets, invents nothing
 
@@ -126,7 +126,7 @@ def test_constraint_visible_is_kept_and_invisible_is_broken(client):
     w = workloads.constraints()
     full = run_agent(client, w)
     assert full.score.success and full.score.constraint_kept
-    cut = run_agent(client, w, context=[sliding_window(8)])
+    cut = run_agent(client, w, context=[SlidingWindow(8)])
     assert cut.score.constraint_kept is False
 
 
@@ -155,9 +155,9 @@ def test_notes_tool_keeps_findings_through_truncation_and_resumes(tmp_path):
     client = agentlib.connect(offline=True)
     w = workloads.audit(12)
     system = DEFAULT_SYSTEM + " " + NOTES_RULES
-    cut = run_agent(client, w, context=[sliding_window(6)])
+    cut = run_agent(client, w, context=[SlidingWindow(6)])
     notes = Notes(tmp_path / "a")
-    kept = run_agent(client, w, context=[sliding_window(6)], system=system,
+    kept = run_agent(client, w, context=[SlidingWindow(6)], system=system,
                      extra_tools=notes.toolbox())
     assert cut.score.recall < 1.0 and kept.score.success
     assert kept.steps[0].tool_calls == [("notes", {"action": "read"})]  # read first
@@ -199,7 +199,7 @@ def test_memory_tool_through_the_sdk_backend(tmp_path):
     client = agentlib.connect(offline=True)
     w = workloads.audit(12)
     system = DEFAULT_SYSTEM + " " + MEMORY_RULES
-    run = run_agent(client, w, context=[sliding_window(6)], system=system,
+    run = run_agent(client, w, context=[SlidingWindow(6)], system=system,
                     extra_tools=memory_toolbox(tmp_path / "m"))
     assert run.score.success
     assert run.steps[0].tool_calls == [("memory", {"command": "view",

@@ -9,7 +9,8 @@ from agentlib.context.cap import cap, cap_text
 from agentlib.context.clear import PLACEHOLDER, Clearing, clear_tool_results
 from agentlib.loop import run_agent
 from agentlib.messages import copy_history, validate
-from agentlib.tools import Toolbox, parse_notice
+from agentlib.tools import Toolbox
+from agentlib.workspace import parse_notice
 
 BETA = {"betas": ["context-management-2025-06-27"]}
 
@@ -95,7 +96,7 @@ def test_clear_trigger_exclude_at_least_and_inputs():
     first_result = kept_list[2]["content"][0]
     assert first_result["content"] != PLACEHOLDER  # the listing was excluded
     assert clear_tool_results(history, keep=0, clear_at_least=10**9).cleared_tool_uses == 0
-    no_inputs = clear_tool_results(history, keep=1, clear_inputs=True)
+    no_inputs = clear_tool_results(history, keep=1, clear_tool_inputs=True)
     uses = [b for m in no_inputs if m["role"] == "assistant" for b in m["content"]
             if b["type"] == "tool_use"]
     assert uses[0]["input"] == {} and uses[-1]["input"] != {}
@@ -172,7 +173,7 @@ def test_server_side_clearing_defaults_and_bad_edits():
 
 
 def test_cap_stays_in_budget_with_a_long_path_and_keeps_blank_lines(tmp_path):
-    from agentlib.tools import Workspace
+    from agentlib.workspace import Workspace
 
     long = "logs/" + "very-long-folder-name/" * 4 + "app.log"
     text = "".join(f"line {i}\n" if i % 7 else "\n" for i in range(400))

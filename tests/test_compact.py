@@ -26,7 +26,7 @@ def test_compaction_finishes_where_append_only_overflows():
     c = small()
     w = workloads.audit(12)
     assert run_agent(c, w, max_tokens=512).stopped.startswith("error: prompt is too long")
-    compactor = Compactor(c, threshold=5000, keep_recent=4)
+    compactor = Compactor(c, trigger=5000, keep=4)
     run = run_agent(c, w, max_tokens=512, context=[compactor])
     assert run.score.success and run.peak_input_tokens < 8000
     assert len(compactor.compactions) >= 2  # repeated compactions fold the earlier summary
@@ -40,9 +40,9 @@ def test_structured_summary_keeps_the_constraint_free_form_loses_it():
     c = small()
     w = workloads.constraints()
     structured = run_agent(c, w, max_tokens=512,
-                           context=[Compactor(c, threshold=600, keep_recent=4)])
+                           context=[Compactor(c, trigger=600, keep=4)])
     loose = run_agent(c, w, max_tokens=512, context=[
-        Compactor(c, threshold=600, keep_recent=4, prompt=FREE_FORM_PROMPT)])
+        Compactor(c, trigger=600, keep=4, prompt=FREE_FORM_PROMPT)])
     assert structured.score.constraint_kept and structured.score.success
     assert loose.score.constraint_kept is False
 
@@ -50,9 +50,9 @@ def test_structured_summary_keeps_the_constraint_free_form_loses_it():
 def test_the_cut_never_splits_a_pair():
     c = agentlib.connect(offline=True)
     history = run_agent(c, workloads.audit(6), max_steps=6).history
-    # keep_recent=1 would cut just before the last tool_result: the cut must move back
+    # keep=1 would cut just before the last tool_result: the cut must move back
     assert starts_with_tool_result(history[-1])
-    compactor = Compactor(c, threshold=10, margin=0, keep_recent=1)
+    compactor = Compactor(c, trigger=10, margin=0, keep=1)
     out = compactor(history)
     validate(out)
     assert out[-1] == history[-1] and out[-2] == history[-2]  # the pair stayed together
@@ -64,7 +64,7 @@ def test_a_failing_summarizer_loses_nothing_and_retries():
     broken = agentlib.connect(offline=True, faults={1: 500}, max_retries=0)
     history = run_agent(agentlib.connect(offline=True), workloads.audit(6), max_steps=6).history
     snapshot = copy_history(history)
-    compactor = Compactor(broken, threshold=10, margin=0, keep_recent=2)
+    compactor = Compactor(broken, trigger=10, margin=0, keep=2)
     out = compactor(history)
     assert out is history and history == snapshot and compactor.failures == 1
     assert "failed" in compactor.event
@@ -72,7 +72,7 @@ def test_a_failing_summarizer_loses_nothing_and_retries():
     assert out is not history and len(compactor.compactions) == 1
     run = run_agent(c, workloads.audit(12), max_tokens=512, context=[
         Compactor(agentlib.connect(offline=True, faults={1: 500}, max_retries=0),
-                  threshold=5000, keep_recent=4)])
+                  trigger=5000, keep=4)])
     assert run.score.success
 
 

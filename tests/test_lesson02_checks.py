@@ -42,16 +42,16 @@ def find_split(messages):
     return None
 
 
-def safe_truncate(messages, keep_last):
-    return truncate(messages, keep_last, pin_task=False, marker=False)
+def safe_truncate(messages, keep):
+    return truncate(messages, keep, pin_task=False, marker=False)
 
 
-def pin_task(messages, keep_last):
-    return truncate(messages, keep_last)
+def pin_task(messages, keep):
+    return truncate(messages, keep)
 
 
-def pin_task_without_marker(messages, keep_last):
-    return truncate(messages, keep_last, marker=False)
+def pin_task_without_marker(messages, keep):
+    return truncate(messages, keep, marker=False)
 
 
 def test_every_exercise_is_registered_and_named_in_the_solutions_notebook():
@@ -119,28 +119,28 @@ def test_naive_slice_reports_the_api_message():
     results = run_checks("ex2.safe_truncate", {"safe_truncate": lambda m, k: m[-k:]})
     detail = next(r.detail for r in results if r.status == "fail")
     assert "unexpected `tool_use_id` found in `tool_result` blocks" in detail
-    assert "keep_last=" in detail
+    assert "keep=" in detail
 
 
 def test_keeping_everything_fails_the_tightness_check():
     assert failed("ex2.safe_truncate", safe_truncate=lambda m, k: list(m)) == {
-        "cuts as close to keep_last as a whole pair allows"}
+        "cuts as close to keep as a whole pair allows"}
 
 
 def test_moving_the_cut_forward_keeps_too_few_messages():
-    def forward(messages, keep_last):
-        start = max(0, len(messages) - keep_last)
+    def forward(messages, keep):
+        start = max(0, len(messages) - keep)
         while start < len(messages) - 1 and starts_with_tool_result(messages[start]):
             start += 1
         return messages[start:]
     bad = failed("ex2.safe_truncate", safe_truncate=forward)
     assert {"keeps the newest messages, in order",
-            "cuts as close to keep_last as a whole pair allows"} <= bad
+            "cuts as close to keep as a whole pair allows"} <= bad
 
 
 def test_mutating_the_input_fails_the_purity_check():
-    def deletes_in_place(messages, keep_last):
-        start = lesson02.reference_start(messages, keep_last)
+    def deletes_in_place(messages, keep):
+        start = lesson02.reference_start(messages, keep)
         del messages[:start]
         return messages
     assert failed("ex2.safe_truncate", safe_truncate=deletes_in_place) == {
@@ -157,18 +157,18 @@ def test_dropping_the_task_fails_the_pin_check():
 
 
 def test_pinned_naive_slice_fails_the_pair_check():
-    def pinned_naive(messages, keep_last):
-        if len(messages) <= keep_last + 1:
+    def pinned_naive(messages, keep):
+        if len(messages) <= keep + 1:
             return list(messages)
-        return messages[:1] + messages[-keep_last:]
+        return messages[:1] + messages[-keep:]
     result = statuses("ex2.pin_task", pin_task=pinned_naive)
     assert result["the task stays the first message"] == "pass"
     assert result["every result is a history the API accepts"] == "fail"
 
 
 def test_two_markers_fail_the_shape_check():
-    def two_markers(messages, keep_last):
-        out = truncate(messages, keep_last)
+    def two_markers(messages, keep):
+        out = truncate(messages, keep)
         if len(out) < len(messages) or out != messages:
             out = out[:1] + [user("[Earlier turns removed]"), user("[really]")] + out[2:]
         return out
@@ -177,8 +177,8 @@ def test_two_markers_fail_the_shape_check():
 
 
 def test_a_marker_when_nothing_was_dropped_fails_the_shape_check():
-    def always_marker(messages, keep_last):
-        out = truncate(messages, keep_last, marker=False)
+    def always_marker(messages, keep):
+        out = truncate(messages, keep, marker=False)
         return out[:1] + [user("[Earlier turns removed: 0 messages]")] + out[1:]
     assert failed("ex2.pin_task", pin_task=always_marker) == {
         "after the task: an optional marker, then the newest messages"}

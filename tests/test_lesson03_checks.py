@@ -12,7 +12,7 @@ import pytest
 from checktools import statuses
 
 from agentlib.context.cap import cap
-from agentlib.tools import truncation_notice
+from agentlib.workspace import truncation_notice
 
 # ---------------------------------------------------------------- ex3.cap_text
 

@@ -21,11 +21,11 @@ from agentlib.tokens import estimate
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ["ex5.should_compact", "ex5.safe_boundary", "ex5.structured_prompt"]
 
-MARGIN_CHECK = "compacts inside the margin, before the threshold is reached"
-UNDER_CHECK = "leaves a history at or under threshold - margin alone"
+MARGIN_CHECK = "compacts inside the margin, before the trigger is reached"
+UNDER_CHECK = "leaves a history at or under trigger - margin alone"
 METER_CHECK = "measures with the calibrated meter, not raw characters / 4"
 PAIR_CHECK = "the kept part never opens with a tool_result"
-KEEP_CHECK = "keeps at least the newest keep_recent messages"
+KEEP_CHECK = "keeps at least the newest keep messages"
 TIGHT_CHECK = "moves the boundary back no further than a pair needs"
 PURE_CHECK = "does not change its input"
 SECTIONS_CHECK = "names the five sections"
@@ -44,12 +44,12 @@ def failed(exercise: str, **namespace) -> set[str]:
 # ---------------------------------------------------------------- correct answers
 
 
-def should_compact(messages, meter, threshold, margin):
-    return meter.measure(messages) > threshold - margin
+def should_compact(messages, meter, trigger, margin):
+    return meter.measure(messages) > trigger - margin
 
 
-def safe_boundary(messages, keep_recent):
-    return safe_start(messages, max(0, len(messages) - keep_recent))
+def safe_boundary(messages, keep):
+    return safe_start(messages, max(0, len(messages) - keep))
 
 
 OWN_PROMPT = ("Summarize the agent's earlier work under five headings: Goal (quote the user's "
@@ -93,20 +93,20 @@ def test_correct_answers_pass(exercise, namespace):
 
 
 def test_a_check_without_margin_fails_the_margin_check():
-    def no_margin(messages, meter, threshold, margin):
-        return meter.measure(messages) > threshold
+    def no_margin(messages, meter, trigger, margin):
+        return meter.measure(messages) > trigger
     assert failed("ex5.should_compact", should_compact=no_margin) == {MARGIN_CHECK}
 
 
 def test_a_check_on_raw_characters_fails_the_meter_check():
-    def raw(messages, meter, threshold, margin):
-        return estimate(messages) > threshold - margin
+    def raw(messages, meter, trigger, margin):
+        return estimate(messages) > trigger - margin
     assert METER_CHECK in failed("ex5.should_compact", should_compact=raw)
 
 
 def test_compacting_at_exactly_the_budget_fails_the_under_budget_check():
-    def at_or_over(messages, meter, threshold, margin):
-        return meter.measure(messages) >= threshold - margin
+    def at_or_over(messages, meter, trigger, margin):
+        return meter.measure(messages) >= trigger - margin
     assert failed("ex5.should_compact", should_compact=at_or_over) == {UNDER_CHECK}
 
 
@@ -116,8 +116,8 @@ def test_always_compacting_fails():
 
 
 def test_a_margin_as_a_fraction_fails():
-    def fraction(messages, meter, threshold, margin):  # margin read as 10%, not as tokens
-        return meter.measure(messages) > threshold * 0.9
+    def fraction(messages, meter, trigger, margin):  # margin read as 10%, not as tokens
+        return meter.measure(messages) > trigger * 0.9
     assert failed("ex5.should_compact", should_compact=fraction) & {MARGIN_CHECK, UNDER_CHECK}
 
 
@@ -132,20 +132,20 @@ def test_returning_a_non_bool_is_reported():
 
 
 def test_the_naive_boundary_fails_the_pair_check_with_the_api_message():
-    def naive(messages, keep_recent):
-        return max(0, len(messages) - keep_recent)
+    def naive(messages, keep):
+        return max(0, len(messages) - keep)
     result = statuses("ex5.safe_boundary", safe_boundary=naive)
     assert result[PAIR_CHECK] == "fail"
     assert result[KEEP_CHECK] == "pass" and result[PURE_CHECK] == "pass"
     detail = next(r.detail for r in run_checks("ex5.safe_boundary", {"safe_boundary": naive})
                   if r.check == PAIR_CHECK)
     assert "unexpected `tool_use_id` found in `tool_result` blocks" in detail
-    assert "keep_recent=" in detail
+    assert "keep=" in detail
 
 
 def test_moving_the_boundary_forward_fails_the_keep_check():
-    def forward(messages, keep_recent):
-        cut = max(0, len(messages) - keep_recent)
+    def forward(messages, keep):
+        cut = max(0, len(messages) - keep)
         while cut < len(messages) - 1 and starts_with_tool_result(messages[cut]):
             cut += 1
         return cut
@@ -154,8 +154,8 @@ def test_moving_the_boundary_forward_fails_the_keep_check():
 
 
 def test_moving_back_too_far_fails_only_the_tightness_check():
-    def to_a_user_text(messages, keep_recent):  # back to the previous user text turn
-        cut = safe_boundary(messages, keep_recent)
+    def to_a_user_text(messages, keep):  # back to the previous user text turn
+        cut = safe_boundary(messages, keep)
         while cut > 0 and (messages[cut]["role"] != "user" or starts_with_tool_result(messages[cut])):
             cut -= 1
         return cut
@@ -163,8 +163,8 @@ def test_moving_back_too_far_fails_only_the_tightness_check():
 
 
 def test_mutating_the_input_fails_the_purity_check():
-    def deletes(messages, keep_recent):
-        cut = safe_boundary(messages, keep_recent)
+    def deletes(messages, keep):
+        cut = safe_boundary(messages, keep)
         messages.clear()
         return cut
     assert failed("ex5.safe_boundary", safe_boundary=deletes) == {PURE_CHECK}

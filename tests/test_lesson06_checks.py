@@ -16,7 +16,7 @@ from checktools import all_pass, statuses, title
 
 from agentlib.checks import lesson06
 from agentlib.grading import run_checks
-from agentlib.tools import Workspace
+from agentlib.workspace import Workspace
 
 # ---------------------------------------------------------------- ex6.atomic_write
 

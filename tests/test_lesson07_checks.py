@@ -11,7 +11,7 @@ from agentlib.checks import lesson07
 from agentlib.context.cap import cap
 from agentlib.context.clear import Clearing
 from agentlib.context.compact import FREE_FORM_PROMPT, Compactor
-from agentlib.context.truncate import sliding_window
+from agentlib.context.truncate import SlidingWindow
 from agentlib.grading import run_checks
 from agentlib.tools import Toolbox
 
@@ -152,7 +152,7 @@ def _capped(workload, chars=1_500):
 def _right_pipeline(client, workload, notes_dir):
     return {"toolbox": _capped(workload),
             "context": [Clearing(3, trigger=5_000),
-                        Compactor(client, 8_000, keep_recent=6, summary_max_tokens=4_096)]}
+                        Compactor(client, 8_000, keep=6, summary_max_tokens=4_096)]}
 
 
 def test_pipeline_right_answer_passes(capsys):
@@ -177,11 +177,11 @@ def _cap_only(client, workload, notes_dir):
 
 
 def _truncate(client, workload, notes_dir):
-    return {"context": [sliding_window(12)]}
+    return {"context": [SlidingWindow(12)]}
 
 
 def _free_form(client, workload, notes_dir):
-    return {"context": [Compactor(client, 7_000, keep_recent=6, prompt=FREE_FORM_PROMPT)]}
+    return {"context": [Compactor(client, 7_000, keep=6, prompt=FREE_FORM_PROMPT)]}
 
 
 def _late_clearing(client, workload, notes_dir):  # within the window, over the budget

@@ -8,10 +8,8 @@ from agentlib.messages import (
     assistant,
     blocks,
     is_valid,
-    iter_blocks,
     starts_with_tool_result,
     text,
-    tool_pairs,
     tool_result,
     tool_use,
     user,
@@ -102,20 +100,6 @@ def test_blocks_of_string_list_and_missing_content():
     assert len(m["content"]) == 2  # a new list, not the message's own
     assert blocks({"role": "assistant", "content": []}) == []
     assert blocks({"role": "assistant"}) == []
-
-
-def test_iter_blocks_yields_positions():
-    h = [ask(), calls("A", "B"), {"role": "user", "content": "plain"}]
-    got = [(i, j, b["type"]) for i, j, b in iter_blocks(h)]
-    assert got == [(0, 0, "text"), (1, 0, "text"), (1, 1, "tool_use"), (1, 2, "tool_use"),
-                   (2, 0, "text")]
-
-
-def test_tool_pairs_maps_uses_to_results():
-    h = [ask(), calls("A", "B"), answers("A", "B"), calls("C"), answers("C"), calls("D")]
-    assert tool_pairs(h) == {"A": (1, 2), "B": (1, 2), "C": (3, 4), "D": (5, None)}
-    # a result for an id never used is not a pair
-    assert tool_pairs([answers("X")]) == {}
 
 
 def test_starts_with_tool_result():

@@ -58,7 +58,7 @@ def test_truncate_property(history, keep, pin, marker):
 def test_clear_property(history, keep, trigger, at_least, inputs, exclude):
     snapshot = frozen(history)
     out = clear_tool_results(history, keep, trigger=trigger, clear_at_least=at_least,
-                             clear_inputs=inputs, exclude_tools=exclude)
+                             clear_tool_inputs=inputs, exclude_tools=exclude)
     validate(out)
     assert frozen(history) == snapshot
     assert len(out) == len(history)  # emptied, never deleted
@@ -89,7 +89,7 @@ def test_clearing_strategy_over_a_growing_run(pieces, keep):
 @given(agent_histories(), st.integers(1, 8), st.integers(0, 3000))
 def test_compactor_property(history, keep_recent, threshold):
     snapshot = frozen(history)
-    compactor = Compactor(SUMMARIZER, threshold=threshold, margin=0, keep_recent=keep_recent)
+    compactor = Compactor(SUMMARIZER, trigger=threshold, margin=0, keep=keep_recent)
     out = compactor(history)
     validate(out)
     assert frozen(history) == snapshot
@@ -113,7 +113,7 @@ def test_malformed_histories_get_a_clear_error(strategy):
         validate(bad)
     run = {"truncate": lambda h: truncate(h, 1),
            "clear": lambda h: clear_tool_results(h, 0),
-           "compact": lambda h: Compactor(SUMMARIZER, threshold=0, margin=0, keep_recent=1)(h)}
+           "compact": lambda h: Compactor(SUMMARIZER, trigger=0, margin=0, keep=1)(h)}
     with pytest.raises(agentlib.messages.HistoryError, match="messages.1: `tool_use` ids"):
         run[strategy](bad)  # a strategy cannot repair a broken history: it names the fault
 

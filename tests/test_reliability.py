@@ -16,7 +16,7 @@ from agentlib import workloads
 from agentlib.context.memory import memory_toolbox
 from agentlib.context.notes import Notes
 from agentlib.loop import run_agent
-from agentlib.tools import Workspace
+from agentlib.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 

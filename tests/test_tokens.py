@@ -163,3 +163,15 @@ def test_encoding_loads_with_no_network(tmp_path):
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_a_message_edited_in_place_counts_anew():
+    from agentlib.messages import tool_result, user
+
+    message = user(tool_result("toolu_1", "timeout_s = 45\n" * 200))
+    history = [user("the task"), message]
+    before = tokens.count(history)
+    assert tokens.count(message) > 400
+    message["content"][0]["content"] = "x"  # a strategy that mutates, as a learner's might
+    assert tokens.count(message) == tokens.count(user(tool_result("toolu_1", "x")))
+    assert tokens.count(history) < before - 400

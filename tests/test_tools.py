@@ -1,19 +1,13 @@
-"""Tests for agentlib.tools: definitions from functions, the Toolbox, the notice, the sandbox."""
+"""Tests for agentlib.tools and agentlib.workspace: definitions from functions, the Toolbox,
+the notice, the sandbox."""
 
 import os
 from typing import Literal
 
 import pytest
 
-from agentlib.tools import (
-    NOTICE_RE,
-    Toolbox,
-    Workspace,
-    parse_notice,
-    split_lines,
-    tool_definition,
-    truncation_notice,
-)
+from agentlib.tools import Toolbox, tool_definition
+from agentlib.workspace import NOTICE_RE, Workspace, parse_notice, split_lines, truncation_notice
 
 SECRET = "TOP-SECRET-outside-the-root"
 

@@ -2,7 +2,7 @@
 
 The property tests generate agent histories with hypothesis (a task, text turns, single
 and parallel tool calls, error results, string and block content) and cut them at every
-kind of `keep_last`; the examples pin down the documented behaviour.
+kind of `keep`; the examples pin down the documented behaviour.
 """
 
 
@@ -11,7 +11,7 @@ from histories import agent_histories
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentlib.context import sliding_window, truncate
+from agentlib.context import SlidingWindow, truncate
 from agentlib.context.truncate import TRUNCATION_MARK, safe_start
 from agentlib.messages import (
     HistoryError,
@@ -48,17 +48,17 @@ KEEP = st.integers(1, 40)
 
 @settings(max_examples=200, deadline=None)
 @given(agent_histories(), KEEP, st.booleans(), st.booleans())
-def test_any_valid_history_in_a_valid_history_out(messages, keep_last, pin, mark):
+def test_any_valid_history_in_a_valid_history_out(messages, keep, pin, mark):
     validate(messages)
-    out = truncate(messages, keep_last, pin_task=pin, marker=mark)
+    out = truncate(messages, keep, pin_task=pin, marker=mark)
     validate(out)
 
 
 @settings(max_examples=200, deadline=None)
 @given(agent_histories(), KEEP, st.booleans(), st.booleans())
-def test_newest_kept_task_pinned_input_untouched(messages, keep_last, pin, mark):
+def test_newest_kept_task_pinned_input_untouched(messages, keep, pin, mark):
     before = copy_history(messages)
-    out = truncate(messages, keep_last, pin_task=pin, marker=mark)
+    out = truncate(messages, keep, pin_task=pin, marker=mark)
     assert messages == before  # not mutated
     assert out is not messages  # a new list
     assert out[-1] == messages[-1]  # the newest message is kept
@@ -68,8 +68,8 @@ def test_newest_kept_task_pinned_input_untouched(messages, keep_last, pin, mark)
 
 @settings(max_examples=200, deadline=None)
 @given(agent_histories(), KEEP, st.booleans(), st.booleans())
-def test_output_is_the_task_a_marker_and_a_tail_of_the_input(messages, keep_last, pin, mark):
-    out = truncate(messages, keep_last, pin_task=pin, marker=mark)
+def test_output_is_the_task_a_marker_and_a_tail_of_the_input(messages, keep, pin, mark):
+    out = truncate(messages, keep, pin_task=pin, marker=mark)
     head, tail = split_output(out, pin)
     assert tail == messages[len(messages) - len(tail):]  # a contiguous run of the newest
     markers = [m for m in head if is_marker(m)]
@@ -77,16 +77,16 @@ def test_output_is_the_task_a_marker_and_a_tail_of_the_input(messages, keep_last
     if out == messages:
         return  # nothing dropped
     assert len(head) == pin + mark  # the task (if pinned) and the marker (if asked for)
-    assert len(tail) >= keep_last  # at least keep_last, a few more if a pair needs it
+    assert len(tail) >= keep  # at least keep, a few more if a pair needs it
     assert not starts_with_tool_result(tail[0])
     # and no more than needed: one message fewer would open with a tool_result
-    assert len(tail) == keep_last or starts_with_tool_result(tail[len(tail) - keep_last])
+    assert len(tail) == keep or starts_with_tool_result(tail[len(tail) - keep])
 
 
 @settings(max_examples=100, deadline=None)
 @given(agent_histories(), KEEP)
-def test_the_marker_counts_the_dropped_messages(messages, keep_last):
-    out = truncate(messages, keep_last)
+def test_the_marker_counts_the_dropped_messages(messages, keep):
+    out = truncate(messages, keep)
     if out == messages:
         return
     dropped = len(messages) - 1 - (len(out) - 2)
@@ -96,16 +96,16 @@ def test_the_marker_counts_the_dropped_messages(messages, keep_last):
 
 @settings(max_examples=100, deadline=None)
 @given(agent_histories(), KEEP)
-def test_sliding_window_is_truncate_as_a_strategy(messages, keep_last):
-    strategy = sliding_window(keep_last, marker=False)
-    assert strategy(messages) == truncate(messages, keep_last, marker=False)
-    assert strategy.__name__ == f"truncate(keep_last={keep_last})"
+def test_sliding_window_is_truncate_as_a_strategy(messages, keep):
+    strategy = SlidingWindow(keep, marker=False)
+    assert strategy(messages) == truncate(messages, keep, marker=False)
+    assert repr(strategy) == f"SlidingWindow(keep={keep})"
 
 
 @settings(max_examples=100, deadline=None)
 @given(agent_histories(), KEEP)
-def test_the_naive_slice_is_valid_exactly_when_it_opens_without_a_result(messages, keep_last):
-    cut = messages[-keep_last:]
+def test_the_naive_slice_is_valid_exactly_when_it_opens_without_a_result(messages, keep):
+    cut = messages[-keep:]
     assert is_valid(cut) == (not starts_with_tool_result(cut[0]))
 
 
@@ -158,9 +158,11 @@ def test_a_malformed_history_is_named_not_cut():
         truncate(history, 1, marker=False)
 
 
-def test_keep_last_below_one_is_refused():
-    with pytest.raises(ValueError, match="keep_last must be at least 1, got 0"):
+def test_keep_below_one_is_refused():
+    with pytest.raises(ValueError, match="keep must be at least 1 message, got 0"):
         truncate(HISTORY, 0)
+    with pytest.raises(ValueError, match="keep must be at least 1 message, got 0"):
+        SlidingWindow(0)
 
 
 def test_empty_history_is_refused():

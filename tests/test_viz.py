@@ -13,6 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from agentlib import tokens, viz  # noqa: E402
+from agentlib.messages import SUMMARY_MARK, TRUNCATION_MARK  # noqa: E402
 
 SYSTEM = "You audit service configs. Answer with every service whose timeout_s > 30."
 TOOLS = [
@@ -35,7 +36,7 @@ def result(i: int, content, **kw) -> dict:
 def history() -> list[dict]:
     """Ten messages with one block of every kind the viewer colours."""
     return [
-        {"role": "user", "content": f"{viz.SUMMARY_MARK}\nGoal: audit. Found svc-01=45."},
+        {"role": "user", "content": f"{SUMMARY_MARK}\nGoal: audit. Found svc-01=45."},
         {"role": "assistant", "content": [{"type": "text", "text": "Reading the next file."},
                                           use(1, "svc-03.conf")]},
         {"role": "user", "content": [result(1, "timeout_s = 45\n" + "log line\n" * 80)]},
@@ -46,7 +47,7 @@ def history() -> list[dict]:
         {"role": "user", "content": [result(3, "no such file", is_error=True)]},
         {"role": "assistant", "content": [{"type": "compaction", "content": "Earlier: 3 files."}]},
         {"role": "user", "content": [{"type": "text",
-                                      "text": viz.TRUNCATION_MARK + ": 12 messages]"},
+                                      "text": TRUNCATION_MARK + ": 12 messages]"},
                                      {"type": "text", "text": "<script>alert('x')</script>"}]},
         {"role": "assistant", "content": "svc-01 (45), svc-03 (45)."},
     ]

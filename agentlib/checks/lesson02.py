@@ -10,53 +10,23 @@ task fails the first check of ex2.pin_task (tests/test_lesson02_checks.py proves
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator
 
 from agentlib.grading import register
+from agentlib.histories import agent_history
 from agentlib.messages import (
     HistoryError,
-    assistant,
     blocks,
     copy_history,
     starts_with_tool_result,
-    tool_result,
-    tool_use,
-    user,
     validate,
 )
 
 # ---------------------------------------------------------------- the histories
 
 
-def agent_history(seed: int, steps: int) -> list[dict]:
-    """A valid agent history: a task, then `steps` exchanges, deterministic in `seed`.
-
-    Most exchanges are a tool call (sometimes two or three in parallel) and its results
-    (some with `is_error`); a few are a text reply and a user follow-up. Half of the
-    histories end with the agent's answer, the rest with a user message.
-    """
-    rng = random.Random(f"lesson02-{seed}")
-    messages = [user(f"Task {seed}: audit the service configs and report every finding.")]
-    n = 0
-    for step in range(steps):
-        if rng.random() < 0.2:
-            messages.append(assistant(f"Progress note {step}: nothing unusual so far."))
-            messages.append(user(f"Follow-up {step}: keep going."))
-            continue
-        calls = []
-        for _ in range(rng.choice([1, 1, 1, 2, 3])):
-            n += 1
-            calls.append(tool_use(f"toolu_{seed:02d}_{n:04d}", "read_file",
-                                  {"path": f"services/s{n}.conf"}))
-        messages.append(assistant(f"Reading {len(calls)} file(s).", *calls))
-        messages.append(user(*[tool_result(c["id"], f"timeout_s = {rng.choice([10, 45, 90])}",
-                                           is_error=rng.random() < 0.15) for c in calls]))
-    if rng.random() < 0.5:
-        messages.append(assistant("Answer: done."))
-    return messages
-
-
+# Deterministic agent histories (agentlib.histories): text turns, single and parallel tool
+# calls, error results; half end with the agent's answer, half with a user message.
 HISTORIES = [agent_history(seed, steps) for seed, steps in
              [(1, 3), (2, 6), (3, 9), (4, 12), (5, 16), (6, 20), (7, 8), (8, 14)]]
 
@@ -74,19 +44,19 @@ def orphan_index(messages: list[dict]) -> int | None:
     return None
 
 
-def reference_start(messages: list[dict], keep_last: int, pinned: int = 0) -> int:
-    """Where a pair-safe cut keeping at least `keep_last` messages begins."""
-    start = max(pinned, len(messages) - keep_last)
+def reference_start(messages: list[dict], keep: int, pinned: int = 0) -> int:
+    """Where a pair-safe cut keeping at least `keep` messages begins."""
+    start = max(pinned, len(messages) - keep)
     while 0 < start < len(messages) and starts_with_tool_result(messages[start]):
         start -= 1
     return start
 
 
 def _cases() -> Iterator[tuple[int, list[dict], int]]:
-    """(history number, history, keep_last) for every history and every useful keep_last."""
+    """(history number, history, keep) for every history and every useful keep."""
     for number, history in enumerate(HISTORIES):
-        for keep_last in range(1, len(history) + 2):
-            yield number, history, keep_last
+        for keep in range(1, len(history) + 2):
+            yield number, history, keep
 
 
 def _call(fn: Callable, history: list[dict], *args) -> list[dict]:
@@ -96,8 +66,8 @@ def _call(fn: Callable, history: list[dict], *args) -> list[dict]:
     return out
 
 
-def _where(number: int, history: list[dict], keep_last: int | None = None) -> str:
-    k = f", keep_last={keep_last}" if keep_last is not None else ""
+def _where(number: int, history: list[dict], keep: int | None = None) -> str:
+    k = f", keep={keep}" if keep is not None else ""
     return f"on test history #{number} ({len(history)} messages{k})"
 
 
@@ -174,42 +144,42 @@ def _split_in_middle(ns: dict) -> None:
 
 # ---------------------------------------------------------------- ex2.safe_truncate
 
-TRUNCATE_HINT = ("start at len(messages) - keep_last; while the message there opens with a "
+TRUNCATE_HINT = ("start at len(messages) - keep; while the message there opens with a "
                  "tool_result, move the start one message back")
 
 
 @register("ex2.safe_truncate", "every result is a history the API accepts",
           hint=TRUNCATE_HINT, needs=("safe_truncate",))
 def _truncate_valid(ns: dict) -> None:
-    for number, history, keep_last in _cases():
-        out = _call(ns["safe_truncate"], history, keep_last)
-        _api_check(out, _where(number, history, keep_last), "safe_truncate")
+    for number, history, keep in _cases():
+        out = _call(ns["safe_truncate"], history, keep)
+        _api_check(out, _where(number, history, keep), "safe_truncate")
 
 
 @register("ex2.safe_truncate", "keeps the newest messages, in order",
           hint="return a slice from the end, messages[start:]",
           needs=("safe_truncate",))
 def _truncate_suffix(ns: dict) -> None:
-    for number, history, keep_last in _cases():
-        out = _call(ns["safe_truncate"], history, keep_last)
-        where = _where(number, history, keep_last)
+    for number, history, keep in _cases():
+        out = _call(ns["safe_truncate"], history, keep)
+        where = _where(number, history, keep)
         assert out and out == history[len(history) - len(out):], (
             f"safe_truncate {where} should return the newest messages of the history in "
             f"order (a slice messages[start:]); got {_n(len(out))} that are not")
-        assert len(out) >= min(keep_last, len(history)), (
-            f"safe_truncate {where} kept only {_n(len(out))}; keep at least keep_last")
+        assert len(out) >= min(keep, len(history)), (
+            f"safe_truncate {where} kept only {_n(len(out))}; keep at least keep")
 
 
-@register("ex2.safe_truncate", "cuts as close to keep_last as a whole pair allows",
+@register("ex2.safe_truncate", "cuts as close to keep as a whole pair allows",
           hint="move the cut back only while it opens with a tool_result, one message at a time",
           needs=("safe_truncate",))
 def _truncate_tight(ns: dict) -> None:
-    for number, history, keep_last in _cases():
-        out = _call(ns["safe_truncate"], history, keep_last)
-        want = len(history) - reference_start(history, keep_last)
+    for number, history, keep in _cases():
+        out = _call(ns["safe_truncate"], history, keep)
+        want = len(history) - reference_start(history, keep)
         assert len(out) == want, (
-            f"safe_truncate {_where(number, history, keep_last)} kept {_n(len(out))}; "
-            f"the smallest valid cut keeps {want} (keep_last, plus the call whose result "
+            f"safe_truncate {_where(number, history, keep)} kept {_n(len(out))}; "
+            f"the smallest valid cut keeps {want} (keep, plus the call whose result "
             "would open the kept part)")
 
 
@@ -217,10 +187,10 @@ def _truncate_tight(ns: dict) -> None:
           hint="build a new list (a slice is one) instead of deleting from messages",
           needs=("safe_truncate",))
 def _truncate_pure(ns: dict) -> None:
-    for number, history, keep_last in _cases():
+    for number, history, keep in _cases():
         data = copy_history(history)
-        ns["safe_truncate"](data, keep_last)
-        assert data == history, (f"safe_truncate {_where(number, history, keep_last)} changed "
+        ns["safe_truncate"](data, keep)
+        assert data == history, (f"safe_truncate {_where(number, history, keep)} changed "
                                  "the list it was given")
 
 
@@ -239,30 +209,30 @@ def _is_marker(message: dict) -> bool:
 @register("ex2.pin_task", "the task stays the first message",
           hint=PIN_HINT, needs=("pin_task",))
 def _pin_first(ns: dict) -> None:
-    for number, history, keep_last in _cases():
-        out = _call(ns["pin_task"], history, keep_last)
+    for number, history, keep in _cases():
+        out = _call(ns["pin_task"], history, keep)
         assert out and out[0] == history[0], (
-            f"pin_task {_where(number, history, keep_last)} lost the task: its first message "
+            f"pin_task {_where(number, history, keep)} lost the task: its first message "
             f"should be the history's first user message, {history[0]['content'][0]['text']!r}")
 
 
 @register("ex2.pin_task", "every result is a history the API accepts",
-          hint="cut the part after the task with your pair-safe rule, not with [-keep_last:]",
+          hint="cut the part after the task with your pair-safe rule, not with [-keep:]",
           needs=("pin_task",))
 def _pin_valid(ns: dict) -> None:
-    for number, history, keep_last in _cases():
-        out = _call(ns["pin_task"], history, keep_last)
-        _api_check(out, _where(number, history, keep_last), "pin_task")
+    for number, history, keep in _cases():
+        out = _call(ns["pin_task"], history, keep)
+        _api_check(out, _where(number, history, keep), "pin_task")
 
 
 @register("ex2.pin_task", "after the task: an optional marker, then the newest messages",
           hint=PIN_HINT + "; when nothing needs dropping, return the history unchanged",
           needs=("pin_task",))
 def _pin_shape(ns: dict) -> None:
-    for number, history, keep_last in _cases():
-        out = _call(ns["pin_task"], history, keep_last)
-        where = _where(number, history, keep_last)
-        start = reference_start(history, keep_last, pinned=1)
+    for number, history, keep in _cases():
+        out = _call(ns["pin_task"], history, keep)
+        where = _where(number, history, keep)
+        start = reference_start(history, keep, pinned=1)
         if start <= 1:
             assert out == history, (f"pin_task {where}: nothing needs dropping, so return the "
                                     f"history unchanged; got {_n(len(out))} that differ from it")
@@ -281,8 +251,8 @@ def _pin_shape(ns: dict) -> None:
 @register("ex2.pin_task", "does not change its input",
           hint="build a new list instead of editing messages", needs=("pin_task",))
 def _pin_pure(ns: dict) -> None:
-    for number, history, keep_last in _cases():
+    for number, history, keep in _cases():
         data = copy_history(history)
-        ns["pin_task"](data, keep_last)
-        assert data == history, (f"pin_task {_where(number, history, keep_last)} changed the "
+        ns["pin_task"](data, keep)
+        assert data == history, (f"pin_task {_where(number, history, keep)} changed the "
                                  "list it was given")

@@ -3,7 +3,7 @@
 - ex3.cap_text: cut a text to a budget of characters and end it with a notice that says
   how much was left out and how to get more; the notice counts against the budget.
 - ex3.page_notice: the one-line notice of a paged file read, in the words of
-  `agentlib.tools.truncation_notice`, naming the offset to continue from.
+  `agentlib.workspace.truncation_notice`, naming the offset to continue from.
 - ex3.capped_tool: a wrapper that caps any tool's output as it enters the history and
   keeps the definition the model sees.
 
@@ -19,7 +19,8 @@ import re
 from collections.abc import Callable
 
 from agentlib.grading import register
-from agentlib.tools import NOTICE_RE, Toolbox, parse_notice, split_lines
+from agentlib.tools import Toolbox
+from agentlib.workspace import NOTICE_RE, parse_notice, split_lines
 
 # ---------------------------------------------------------------- shared data
 
@@ -78,6 +79,12 @@ def _cap(ns: dict, text: str, max_chars: int, more: str | None = None) -> str:
     return _as_text(ns["cap_text"](text, max_chars, **kwargs), "cap_text")
 
 
+def _capped(ns: dict):
+    """(text, max_chars, what the learner's cap_text returned) for every case."""
+    for text, max_chars in _text_cases():
+        yield text, max_chars, _cap(ns, text, max_chars)
+
+
 def _where(text: str, max_chars: int) -> str:
     return f"for a text of {len(text):,} characters and max_chars={max_chars:,}"
 
@@ -106,8 +113,7 @@ def _cap_fits(ns: dict) -> None:
 @register("ex3.cap_text", "a cut text ends with a notice, never silently", hint=CAP_HINT,
           needs=("cap_text",))
 def _cap_notice(ns: dict) -> None:
-    for text, max_chars in _text_cases():
-        got = _cap(ns, text, max_chars)
+    for text, max_chars, got in _capped(ns):
         _, _, more = _parse_cut(got, text, max_chars)
         assert more.strip(), "the notice should say how to get more (the `more` text)"
     text, more = _log(50), "search for a narrower pattern"
@@ -120,8 +126,7 @@ def _cap_notice(ns: dict) -> None:
           hint="the notice counts against max_chars: cut the text to max_chars minus the "
                "notice's length, not to max_chars", needs=("cap_text",))
 def _cap_budget(ns: dict) -> None:
-    for text, max_chars in _text_cases():
-        got = _cap(ns, text, max_chars)
+    for text, max_chars, got in _capped(ns):
         assert len(got) <= max_chars, (
             f"cap_text {_where(text, max_chars)} returned {len(got):,} characters, "
             f"{len(got) - max_chars:,} over the budget: the notice must fit inside it")
@@ -131,8 +136,7 @@ def _cap_budget(ns: dict) -> None:
           hint="N is len(text) minus the characters you kept, and the kept part is "
                "text[:keep]", needs=("cap_text",))
 def _cap_count(ns: dict) -> None:
-    for text, max_chars in _text_cases():
-        got = _cap(ns, text, max_chars)
+    for text, max_chars, got in _capped(ns):
         kept, said, _ = _parse_cut(got, text, max_chars)
         assert text.startswith(kept), (f"cap_text {_where(text, max_chars)}: the part before "
                                        "the notice should be the start of the text, unchanged")
@@ -145,8 +149,7 @@ def _cap_count(ns: dict) -> None:
           hint="the notice takes only its own length: keep max_chars - len(notice) "
                "characters of the text", needs=("cap_text",))
 def _cap_keeps(ns: dict) -> None:
-    for text, max_chars in _text_cases():
-        got = _cap(ns, text, max_chars)
+    for text, max_chars, got in _capped(ns):
         kept, _, more = _parse_cut(got, text, max_chars)
         room = max_chars - len(_cut_notice(len(text), more))
         assert len(kept) >= room - 10, (
@@ -174,7 +177,7 @@ def _parsed(ns: dict, path: str, offset: int, shown: int, total: int) -> re.Matc
     match = NOTICE_RE.fullmatch(got)
     assert match, (f"page_notice({path!r}, {offset}, {shown}, {total}) returned {got!r}, "
                    "which is not one line in the course's notice format (see "
-                   "agentlib.tools.truncation_notice): the course model could not read it")
+                   "agentlib.workspace.truncation_notice): the course model could not read it")
     return match
 
 

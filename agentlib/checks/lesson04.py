@@ -12,66 +12,28 @@ input fails the purity check (tests/test_lesson04_checks.py proves each).
 
 from __future__ import annotations
 
-import random
 import tempfile
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from agentlib.context.clear import PLACEHOLDER as PLACEHOLDER_TEXT
 from agentlib.grading import register
+from agentlib.histories import agent_history
 from agentlib.messages import (
     HistoryError,
-    assistant,
     blocks,
     copy_history,
-    tool_result,
-    tool_use,
-    user,
     validate,
 )
 
 # ---------------------------------------------------------------- the histories
 
 
-def agent_history(seed: int, steps: int, parallel: bool) -> list[dict]:
-    """A valid agent history: a task, then `steps` exchanges, deterministic in `seed`.
-
-    Most exchanges are a tool call and its result (with `parallel`, often two or three
-    calls answered in one message); some results are errors, some hold a list of text
-    blocks instead of a string, and a few exchanges are a text reply and a user follow-up.
-    """
-    rng = random.Random(f"lesson04-{seed}")
-    messages = [user(f"Task {seed}: audit the service configs and report every finding.")]
-    n = 0
-    for step in range(steps):
-        if rng.random() < 0.15:
-            messages.append(assistant(f"Progress note {step}: nothing unusual so far."))
-            messages.append(user(f"Follow-up {step}: keep going."))
-            continue
-        calls = []
-        for _ in range(rng.choice([1, 2, 3]) if parallel else 1):
-            n += 1
-            calls.append(tool_use(f"toolu_{seed:02d}_{n:04d}", "read_file",
-                                  {"path": f"services/s{n}.conf"}))
-        messages.append(assistant(f"Reading {len(calls)} file(s).", *calls))
-        results = []
-        for c in calls:
-            body = "\n".join(f"2026-03-0{rng.randint(1, 9)} INFO request served in "
-                             f"{rng.randint(3, 900)}ms" for _ in range(rng.randint(2, 12)))
-            body += f"\ntimeout_s = {rng.choice([10, 45, 90])}"
-            if rng.random() < 0.2:
-                results.append(tool_result(c["id"], [{"type": "text", "text": body}]))
-            else:
-                results.append(tool_result(c["id"], body, is_error=rng.random() < 0.12))
-        messages.append(user(*results))
-    if rng.random() < 0.5:
-        messages.append(assistant("Answer: done."))
-    return messages
-
-
-SINGLE = [agent_history(seed, steps, parallel=False)
+# Deterministic agent histories (agentlib.histories) with results of a few to 400 lines,
+# some as text blocks, some errors; single-call ones and ones with parallel calls.
+SINGLE = [agent_history(seed, steps, parallel=1, lines=(2, 12), variety=True)
           for seed, steps in [(1, 2), (2, 5), (3, 9), (4, 14)]]
-PARALLEL = [agent_history(seed, steps, parallel=True)
+PARALLEL = [agent_history(seed, steps, parallel=3, lines=(2, 12), variety=True)
             for seed, steps in [(11, 3), (12, 6), (13, 10)]]
 
 

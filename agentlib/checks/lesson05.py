@@ -1,9 +1,9 @@
 """Checks for lesson 5's exercises: ex5.should_compact, ex5.safe_boundary, ex5.structured_prompt.
 
-- ex5.should_compact: compact only when the calibrated size is over `threshold - margin`.
+- ex5.should_compact: compact only when the calibrated size is over `trigger - margin`.
   A check without the margin, or on the raw characters / 4 estimate, fails.
 - ex5.safe_boundary: the boundary of the kept part, moved back so that no pair is split.
-  The naive `len(messages) - keep_recent` fails: the API would answer 400.
+  The naive `len(messages) - keep` fails: the API would answer 400.
 - ex5.structured_prompt: a summarizer prompt that keeps the user's constraints. The check
   runs the constraints and audit workloads with the learner's prompt in a `Compactor`, in
   an 8,000-token window of the offline course model (always offline), and requires the
@@ -17,20 +17,17 @@ tests/test_lesson05_checks.py proves that correct answers pass and known wrong o
 
 from __future__ import annotations
 
-import random
 import re
 import tempfile
 from collections.abc import Iterator
 from functools import lru_cache
 
 from agentlib.grading import register
+from agentlib.histories import agent_history
 from agentlib.messages import (
     HistoryError,
-    assistant,
     copy_history,
     starts_with_tool_result,
-    tool_result,
-    tool_use,
     user,
     validate,
 )
@@ -41,46 +38,22 @@ SUMMARY = user("[Summary of earlier turns]\n(a summary of the folded messages)")
 # ---------------------------------------------------------------- the histories
 
 
-def agent_history(seed: int, steps: int) -> list[dict]:
-    """A valid agent history ending with a user message, as before a request.
-
-    A task, then `steps` exchanges: mostly a tool call (sometimes two or three in
-    parallel) and its results (a few with `is_error`), sometimes a text reply and a user
-    follow-up, so the message at a given distance from the end varies.
-    """
-    rng = random.Random(f"lesson05-{seed}")
-    messages = [user(f"Task {seed}: check every service config and report the timeouts.")]
-    n = 0
-    for step in range(steps):
-        if rng.random() < 0.25:
-            messages.append(assistant(f"Progress {step}: nothing unusual yet."))
-            messages.append(user(f"Follow-up {step}: keep going, and mind the budget."))
-            continue
-        calls = []
-        for _ in range(rng.choice([1, 1, 1, 2, 3])):
-            n += 1
-            calls.append(tool_use(f"toolu_{seed:02d}_{n:04d}", "read_file",
-                                  {"path": f"services/s{n}.conf"}))
-        messages.append(assistant(f"Reading {len(calls)} file(s).", *calls))
-        messages.append(user(*[tool_result(c["id"], f"timeout_s = {rng.choice([10, 45, 90])}\n"
-                                           + "log line\n" * rng.randint(1, 30),
-                                           is_error=rng.random() < 0.15) for c in calls]))
-    return messages
-
-
-HISTORIES = [agent_history(seed, steps) for seed, steps in
+# Deterministic agent histories (agentlib.histories) ending with a user message, as
+# before a request, so the message at a given distance from the end varies.
+HISTORIES = [agent_history(seed, steps, lines=(1, 30), answer=0, text_rate=0.25)
+             for seed, steps in
              [(1, 2), (2, 5), (3, 8), (4, 12), (5, 16), (6, 20), (7, 9), (8, 14)]]
 
 
-def _where(number: int, history: list[dict], keep_recent: int | None = None) -> str:
-    k = f", keep_recent={keep_recent}" if keep_recent is not None else ""
+def _where(number: int, history: list[dict], keep: int | None = None) -> str:
+    k = f", keep={keep}" if keep is not None else ""
     return f"on test history #{number} ({len(history)} messages{k})"
 
 
 # ---------------------------------------------------------------- ex5.should_compact
 
-COMPACT_HINT = ("return meter.measure(messages) > threshold - margin: the calibrated size, "
-                "compared with the threshold minus the margin")
+COMPACT_HINT = ("return meter.measure(messages) > trigger - margin: the calibrated size, "
+                "compared with the trigger minus the margin")
 
 
 def _meter(history: list[dict], ratio: float) -> TokenMeter:
@@ -97,36 +70,36 @@ def _compact_cases() -> Iterator[tuple[str, list[dict], float]]:
             yield f"test history #{number} (meter ratio {ratio})", history, ratio
 
 
-def _decide(ns: dict, history: list[dict], ratio: float, threshold: int, margin: int) -> bool:
+def _decide(ns: dict, history: list[dict], ratio: float, trigger: int, margin: int) -> bool:
     meter = _meter(history, ratio)
-    got = ns["should_compact"](copy_history(history), meter, threshold, margin)
+    got = ns["should_compact"](copy_history(history), meter, trigger, margin)
     assert isinstance(got, bool), f"should_compact should return True or False, got {got!r}"
     return got
 
 
-@register("ex5.should_compact", "compacts inside the margin, before the threshold is reached",
+@register("ex5.should_compact", "compacts inside the margin, before the trigger is reached",
           hint=COMPACT_HINT, needs=("should_compact",))
 def _inside_margin(ns: dict) -> None:
     for where, history, ratio in _compact_cases():
         size = _meter(history, ratio).measure(history)
-        for threshold, margin in ((size + 10, 50), (size, 1), (size + 400, 500), (size - 5, 0)):
-            assert _decide(ns, history, ratio, threshold, margin), (
-                f"{where}: the calibrated size is {size}, threshold={threshold}, margin={margin}; "
-                f"{size} > {threshold} - {margin} = {threshold - margin}, so compact now (True). "
-                "Waiting for the threshold itself leaves no room for the reply, the next tool "
+        for trigger, margin in ((size + 10, 50), (size, 1), (size + 400, 500), (size - 5, 0)):
+            assert _decide(ns, history, ratio, trigger, margin), (
+                f"{where}: the calibrated size is {size}, trigger={trigger}, margin={margin}; "
+                f"{size} > {trigger} - {margin} = {trigger - margin}, so compact now (True). "
+                "Waiting for the trigger itself leaves no room for the reply, the next tool "
                 "result and the summary call")
 
 
-@register("ex5.should_compact", "leaves a history at or under threshold - margin alone",
-          hint=COMPACT_HINT + "; exactly threshold - margin is not over", needs=("should_compact",))
+@register("ex5.should_compact", "leaves a history at or under trigger - margin alone",
+          hint=COMPACT_HINT + "; exactly trigger - margin is not over", needs=("should_compact",))
 def _under_budget(ns: dict) -> None:
     for where, history, ratio in _compact_cases():
         size = _meter(history, ratio).measure(history)
-        for threshold, margin in ((size + 50, 50), (size + 600, 500), (size + 1, 0),
+        for trigger, margin in ((size + 50, 50), (size + 600, 500), (size + 1, 0),
                                   (size * 3, size)):
-            assert not _decide(ns, history, ratio, threshold, margin), (
-                f"{where}: the calibrated size is {size}, threshold={threshold}, margin={margin}; "
-                f"{size} is not over {threshold} - {margin} = {threshold - margin}, so do not "
+            assert not _decide(ns, history, ratio, trigger, margin), (
+                f"{where}: the calibrated size is {size}, trigger={trigger}, margin={margin}; "
+                f"{size} is not over {trigger} - {margin} = {trigger - margin}, so do not "
                 "compact (False): every compaction is a paid call and a cache miss")
 
 
@@ -139,22 +112,22 @@ def _calibrated(ns: dict) -> None:
         if abs(size - raw) < 20:
             continue
         low, high = min(raw, size), max(raw, size)
-        threshold, margin = (low + high) // 2 + 10, 10  # between the raw and the calibrated size
-        want = size > threshold - margin
-        got = _decide(ns, history, ratio, threshold, margin)
+        trigger, margin = (low + high) // 2 + 10, 10  # between the raw and the calibrated size
+        want = size > trigger - margin
+        got = _decide(ns, history, ratio, trigger, margin)
         assert got == want, (
             f"{where}: characters / 4 says {raw} tokens, the calibrated meter says {size}; with "
-            f"threshold={threshold}, margin={margin} the answer is {want}, got {got}")
+            f"trigger={trigger}, margin={margin} the answer is {want}, got {got}")
 
 
 # ---------------------------------------------------------------- ex5.safe_boundary
 
-BOUNDARY_HINT = ("start at len(messages) - keep_recent (not below 0); while the message there "
+BOUNDARY_HINT = ("start at len(messages) - keep (not below 0); while the message there "
                  "opens with a tool_result, move the boundary one message back")
 
 
-def _reference_boundary(messages: list[dict], keep_recent: int) -> int:
-    cut = max(0, len(messages) - keep_recent)
+def _reference_boundary(messages: list[dict], keep: int) -> int:
+    cut = max(0, len(messages) - keep)
     while 0 < cut < len(messages) and starts_with_tool_result(messages[cut]):
         cut -= 1
     return cut
@@ -162,16 +135,16 @@ def _reference_boundary(messages: list[dict], keep_recent: int) -> int:
 
 def _boundary_cases() -> Iterator[tuple[int, list[dict], int]]:
     for number, history in enumerate(HISTORIES):
-        for keep_recent in range(1, len(history) + 2):
-            yield number, history, keep_recent
+        for keep in range(1, len(history) + 2):
+            yield number, history, keep
 
 
-def _boundary(ns: dict, number: int, history: list[dict], keep_recent: int) -> int:
-    cut = ns["safe_boundary"](copy_history(history), keep_recent)
+def _boundary(ns: dict, number: int, history: list[dict], keep: int) -> int:
+    cut = ns["safe_boundary"](copy_history(history), keep)
     assert isinstance(cut, int) and not isinstance(cut, bool), (
         f"safe_boundary should return an index (an int), got {cut!r}")
     assert 0 <= cut <= len(history), (
-        f"safe_boundary {_where(number, history, keep_recent)} returned {cut}: an index from 0 "
+        f"safe_boundary {_where(number, history, keep)} returned {cut}: an index from 0 "
         f"to {len(history)} was expected")
     return cut
 
@@ -179,27 +152,27 @@ def _boundary(ns: dict, number: int, history: list[dict], keep_recent: int) -> i
 @register("ex5.safe_boundary", "the kept part never opens with a tool_result",
           hint=BOUNDARY_HINT, needs=("safe_boundary",))
 def _boundary_valid(ns: dict) -> None:
-    for number, history, keep_recent in _boundary_cases():
-        cut = _boundary(ns, number, history, keep_recent)
+    for number, history, keep in _boundary_cases():
+        cut = _boundary(ns, number, history, keep)
         compacted = [SUMMARY] + history[cut:]
         try:
             validate(compacted)
         except HistoryError as e:
             raise AssertionError(
-                f"safe_boundary {_where(number, history, keep_recent)} returned {cut}; the "
+                f"safe_boundary {_where(number, history, keep)} returned {cut}; the "
                 f"summary followed by messages[{cut}:] gets the API's 400: {e.api_message}"
             ) from None
 
 
-@register("ex5.safe_boundary", "keeps at least the newest keep_recent messages",
-          hint="never move the boundary forward: the newest keep_recent messages stay verbatim",
+@register("ex5.safe_boundary", "keeps at least the newest keep messages",
+          hint="never move the boundary forward: the newest keep messages stay verbatim",
           needs=("safe_boundary",))
 def _boundary_keeps(ns: dict) -> None:
-    for number, history, keep_recent in _boundary_cases():
-        cut = _boundary(ns, number, history, keep_recent)
-        most = max(0, len(history) - keep_recent)
+    for number, history, keep in _boundary_cases():
+        cut = _boundary(ns, number, history, keep)
+        most = max(0, len(history) - keep)
         assert cut <= most, (
-            f"safe_boundary {_where(number, history, keep_recent)} returned {cut}, which keeps "
+            f"safe_boundary {_where(number, history, keep)} returned {cut}, which keeps "
             f"only {len(history) - cut} messages; the boundary may be at most {most}")
 
 
@@ -207,11 +180,11 @@ def _boundary_keeps(ns: dict) -> None:
           hint="move back one message at a time, only while the kept part opens with a "
           "tool_result", needs=("safe_boundary",))
 def _boundary_tight(ns: dict) -> None:
-    for number, history, keep_recent in _boundary_cases():
-        cut = _boundary(ns, number, history, keep_recent)
-        want = _reference_boundary(history, keep_recent)
+    for number, history, keep in _boundary_cases():
+        cut = _boundary(ns, number, history, keep)
+        want = _reference_boundary(history, keep)
         assert cut == want, (
-            f"safe_boundary {_where(number, history, keep_recent)} returned {cut}; the "
+            f"safe_boundary {_where(number, history, keep)} returned {cut}; the "
             f"closest boundary that splits no pair is {want}: everything before it is "
             "folded, so moving further back folds less than it could")
 
@@ -219,10 +192,10 @@ def _boundary_tight(ns: dict) -> None:
 @register("ex5.safe_boundary", "does not change its input",
           hint="only read messages; return an index", needs=("safe_boundary",))
 def _boundary_pure(ns: dict) -> None:
-    for number, history, keep_recent in _boundary_cases():
+    for number, history, keep in _boundary_cases():
         data = copy_history(history)
-        ns["safe_boundary"](data, keep_recent)
-        assert data == history, (f"safe_boundary {_where(number, history, keep_recent)} "
+        ns["safe_boundary"](data, keep)
+        assert data == history, (f"safe_boundary {_where(number, history, keep)} "
                                  "changed the list it was given")
 
 
@@ -253,10 +226,10 @@ def _run_with(prompt: str, workload: str):
     client = connect(offline=True, context_window=8_000)
     with tempfile.TemporaryDirectory(prefix="agentlib-ex5-") as root:
         if workload == "constraints":
-            work, threshold = workloads.constraints(), 600
+            work, trigger = workloads.constraints(), 600
         else:
-            work, threshold = workloads.audit(12, root=root), 5_000
-        compactor = Compactor(client, threshold=threshold, keep_recent=4, prompt=prompt)
+            work, trigger = workloads.audit(12, root=root), 5_000
+        compactor = Compactor(client, trigger=trigger, keep=4, prompt=prompt)
         run = run_agent(client, work, max_tokens=512, context=[compactor])
     return run, compactor
 

@@ -1,5 +1,27 @@
-"""Context strategies, one module per mechanism (see agentlib.loop for the interface)."""
+"""Context strategies, one module per mechanism, in the order to adopt them.
 
-from .truncate import sliding_window, truncate
+    cap        cap a tool's result where it enters the history (characters or tokens)
+    truncate   keep the newest `keep` messages, never splitting a tool pair
+    clear      empty all but the newest `keep` tool results once over `trigger` tokens
+    compact    over `trigger` tokens, fold all but the newest `keep` messages into a summary
+    notes      a notes file outside the window; memory: the API's memory tool
 
-__all__ = ["sliding_window", "truncate"]
+A strategy is called as `strategy(messages) -> messages` before every request of
+`agentlib.loop.run_agent(context=[...])`; each is a small object with the same words:
+`keep` (how many recent items stay), `trigger` (when it acts), and an `event` saying
+what it did. The plain functions (`truncate`, `clear_tool_results`) do the same once.
+"""
+
+from .cap import cap, cap_lines, cap_text
+from .clear import PLACEHOLDER, Clearing, clear_tool_results, is_cleared
+from .compact import FREE_FORM_PROMPT, STRUCTURED_PROMPT, Compactor, transcript
+from .memory import MEMORY_BETA, MEMORY_RULES, memory_toolbox
+from .notes import NOTES_RULES, Notes
+from .truncate import SlidingWindow, safe_start, truncate
+
+__all__ = [
+    "FREE_FORM_PROMPT", "MEMORY_BETA", "MEMORY_RULES", "NOTES_RULES", "PLACEHOLDER",
+    "STRUCTURED_PROMPT", "Clearing", "Compactor", "Notes", "SlidingWindow", "cap", "cap_lines",
+    "cap_text", "clear_tool_results", "is_cleared", "memory_toolbox", "safe_start",
+    "transcript", "truncate",
+]

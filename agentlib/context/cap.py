@@ -13,7 +13,7 @@ import inspect
 from collections.abc import Callable
 
 from .. import tokens
-from ..tools import NOTICE_RE, split_lines, truncation_notice
+from ..workspace import NOTICE_RE, split_lines, truncation_notice
 
 NOTICE_ROOM = 160  # characters kept free for the notice itself
 

@@ -1,10 +1,9 @@
 """Clearing: empty old tool results, keep the blocks and the record that the call happened.
 
-Old results are usually stale and can be fetched again, so their text can go. The
-`tool_result` block itself must stay (deleting it splits the pair: the 400 of lesson 02);
-only its content becomes a short placeholder. The API's own edit
-(`clear_tool_uses_20250919`) does the same on the server: it triggers at 100,000 input
-tokens and keeps the last 3 tool uses by default.
+Old results are stale and can be fetched again, so their text can go; the block must stay
+(deleting it splits the pair: lesson 02's 400). Units as in the API's own edit
+(`clear_tool_uses_20250919`, by default at 100,000 input tokens, keeping 3): `keep` counts
+tool results, `trigger` and `clear_at_least` count tokens.
 """
 
 from __future__ import annotations
@@ -12,143 +11,139 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .. import tokens
-from ..messages import blocks, is_valid, validate
+from ..derived import Derived, extends
+from ..messages import blocks, is_valid, result_text, validate
+from . import trigger as triggers
 from .truncate import safe_start
 
 PLACEHOLDER = "[cleared to save context; call the tool again if you need this result]"
-DEFAULT_TRIGGER = 100_000  # input tokens, the API's default
 DEFAULT_KEEP = 3  # tool uses, the API's default
 
 
-class ClearedHistory(list):
+def is_cleared(block: dict) -> bool:
+    """True for a tool_result whose content is a clearing placeholder ("[cleared ...")."""
+    return block.get("type") == "tool_result" and \
+        result_text(block).lstrip().startswith(PLACEHOLDER[:8])
+
+
+class ClearedHistory(Derived):
     """A history (a plain list) that also says what clearing did to it."""
 
     cleared_tool_uses: int = 0
     cleared_input_tokens: int = 0
 
 
-def _trigger_reached(messages: list[dict], trigger, size: int | None = None) -> bool:
-    if trigger is None:
-        return True
-    if isinstance(trigger, dict):
-        kind, value = trigger.get("type"), trigger.get("value")
-        if kind == "tool_uses":
-            uses = sum(1 for m in messages for b in blocks(m) if b.get("type") == "tool_use")
-            return uses > value
-        if kind != "input_tokens":
-            raise ValueError(f"trigger type must be 'input_tokens' or 'tool_uses', got {kind!r}")
-        trigger = value
-    return (tokens.count(messages) if size is None else size) > trigger
+def tool_results(messages: list[dict], start: int = 0, calls: dict | None = None) -> list:
+    """The tool results from message `start` on, oldest first: ((i, j), (ui, uj, tool name)
+    of their tool_use, or None). `calls` (id -> (ui, uj, name)) is filled in as it goes:
+    pass the same dict to scan a growing history a part at a time."""
+    found, calls = [], {} if calls is None else calls
+    for i in range(start, len(messages)):
+        for j, b in enumerate(blocks(messages[i])):
+            if b.get("type") == "tool_use":
+                calls[b["id"]] = (i, j, b["name"])
+            elif b.get("type") == "tool_result":
+                found.append(((i, j), calls.get(b["tool_use_id"])))
+    return found
 
 
-class Scan:
-    """Where the tool calls and results of a history are; extended as the history grows."""
-
-    def __init__(self) -> None:
-        self.uses: dict[str, tuple[int, int, str]] = {}  # id -> (message, block, tool name)
-        self.results: list[tuple[int, int, str]] = []  # (message, block, id), oldest first
-        self.length = 0  # messages scanned
-        self.done = 0  # results before this one are cleared already (or excluded)
-
-    def extend(self, messages: list[dict]) -> Scan:
-        for i in range(self.length, len(messages)):
-            for j, b in enumerate(blocks(messages[i])):
-                if b.get("type") == "tool_use":
-                    self.uses[b["id"]] = (i, j, b["name"])
-                elif b.get("type") == "tool_result":
-                    self.results.append((i, j, b["tool_use_id"]))
-        self.length = len(messages)
-        return self
-
-
-def clear_tool_results(messages: list[dict], keep: int = DEFAULT_KEEP, *,
-                       trigger: int | dict | None = None, placeholder: str = PLACEHOLDER,
-                       exclude_tools: Iterable[str] = (), clear_at_least: int | None = None,
-                       clear_inputs: bool | Iterable[str] = False,
-                       scan: Scan | None = None, size: int | None = None,
-                       check: bool = True) -> ClearedHistory:
-    """Replace the content of all but the newest `keep` tool results with `placeholder`.
-
-    A result already shorter than the placeholder is left alone. The input must be a
-    valid history (`validate`); a malformed one raises HistoryError instead of being
-    silently edited.
-
-    Only when the history is over `trigger` tokens (None: always), and only if at least
-    `clear_at_least` tokens would be freed. Never mutates `messages`; the result is a new
-    list whose `cleared_tool_uses` and `cleared_input_tokens` say what was done. (`scan`
-    and `size`, the token count, let a caller that knows them skip working them out.)
-    """
-    if keep < 0:
-        raise ValueError(f"keep must be 0 or more, got {keep}")
-    if check:
-        validate(messages)
-    out = ClearedHistory(messages)
-    if not _trigger_reached(messages, trigger, size):
-        return out
-    scan = (scan or Scan()).extend(messages)
+def empty_results(messages: list[dict], targets: Iterable, *, placeholder: str = PLACEHOLDER,
+                  clear_at_least: int | None = None, exclude_tools: Iterable[str] = (),
+                  clear_tool_inputs: bool | Iterable[str] = False) -> ClearedHistory:
+    """Put `placeholder` in place of the results at `targets` (as `tool_results` gives them),
+    skipping excluded tools, results cleared already and results shorter than the
+    placeholder. If less than `clear_at_least` tokens would be freed: nothing at all."""
     excluded = set(exclude_tools)
-    inputs = clear_inputs if isinstance(clear_inputs, bool) else set(clear_inputs)
-    freed, cleared = 0, 0
+    inputs = clear_tool_inputs if isinstance(clear_tool_inputs, bool) else set(clear_tool_inputs)
     edits: dict[int, dict[int, dict]] = {}  # message -> block -> new block
-    old = max(0, len(scan.results) - keep)
-    for i, j, tid in scan.results[scan.done:old]:
-        use = scan.uses.get(tid)
-        name = use[2] if use else None
-        block = blocks(messages[i])[j]
+    freed = cleared = 0
+    for (i, j), use in targets:
+        name, block = use and use[2], blocks(messages[i])[j]
         if name in excluded or block.get("content") == placeholder:
             continue
-        new = {k: v for k, v in block.items() if k != "is_error"} | {"content": placeholder}
-        saved = tokens.count(block) - tokens.count(new)
-        if saved <= 0:  # shorter than the placeholder: clearing would only cost tokens
+        emptied = {k: v for k, v in block.items() if k != "is_error"} | {"content": placeholder}
+        saved = tokens.count(block) - tokens.count(emptied)
+        if saved <= 0:  # clearing would add tokens
             continue
-        freed += saved
-        cleared += 1
-        edits.setdefault(i, {})[j] = new
-        if use and (inputs is True or (inputs and name in inputs)):
-            ui, uj, _ = use
-            tool_use = edits.get(ui, {}).get(uj) or blocks(messages[ui])[uj]
-            if tool_use.get("input"):
-                freed += tokens.count(tool_use) - tokens.count({**tool_use, "input": {}})
-                edits.setdefault(ui, {})[uj] = {**tool_use, "input": {}}
+        freed, cleared = freed + saved, cleared + 1
+        edits.setdefault(i, {})[j] = emptied
+        if use and (inputs is True or (inputs and name in inputs)):  # the call's input too
+            call = edits.get(use[0], {}).get(use[1]) or blocks(messages[use[0]])[use[1]]
+            if call.get("input"):
+                freed += tokens.count(call) - tokens.count({**call, "input": {}})
+                edits.setdefault(use[0], {})[use[1]] = {**call, "input": {}}
     if clear_at_least is not None and freed < clear_at_least:
-        return out
-    scan.done = max(scan.done, old)
-    for i, changed in edits.items():
-        bs = blocks(messages[i])
-        out[i] = {**messages[i], "content": [changed.get(j, b) for j, b in enumerate(bs)]}
+        edits, cleared, freed = {}, 0, 0  # not worth it: nothing at all
+    out = ClearedHistory(messages, changed=edits)
+    for i, new in edits.items():
+        out[i] = {**out[i], "content": [new.get(j, b) for j, b in enumerate(out[i]["content"])]}
     out.cleared_tool_uses, out.cleared_input_tokens = cleared, freed
     return out
 
 
-class Clearing:
-    """`clear_tool_results` as a strategy for `run_agent`, recording what it cleared.
+def clear_tool_results(messages: list[dict], keep: int = DEFAULT_KEEP, *,
+                       trigger: int | dict | None = None, clear_at_least: int | None = None,
+                       exclude_tools: Iterable[str] = (),
+                       clear_tool_inputs: bool | Iterable[str] = False,
+                       placeholder: str = PLACEHOLDER) -> ClearedHistory:
+    """Empty all but the newest `keep` tool results, once the history is over `trigger`.
 
-    It remembers where the results of the history it returned last are, so when the loop
-    only appended to that history, just the new messages are looked at.
+    Never mutates `messages`: returns a new list whose `cleared_tool_uses` and
+    `cleared_input_tokens` say what was done. A malformed history raises HistoryError.
     """
+    if keep < 0:
+        raise ValueError(f"keep must be 0 or more tool results, got {keep}")
+    validate(messages)
+    if not triggers.reached(trigger, messages):
+        return ClearedHistory(messages)
+    results = tool_results(messages)
+    old = results[:max(0, len(results) - keep)]  # not [:-keep]: that is [] for keep=0
+    return empty_results(messages, old, placeholder=placeholder, clear_at_least=clear_at_least,
+                         exclude_tools=exclude_tools, clear_tool_inputs=clear_tool_inputs)
 
-    def __init__(self, keep: int = DEFAULT_KEEP, trigger: int | dict | None = None, **options):
-        self.keep, self.trigger, self.options = keep, trigger, options
-        self.event: str | None = None
-        self.total_cleared = 0
-        self._scan, self._scan_of = Scan(), []
+
+class Clearing:
+    """`clear_tool_results` as a strategy for `run_agent(context=[...])`: same arguments,
+    same output. State: the results of the history it returned last, so that when the loop
+    only appended to it, just the new messages are read (per-step work does not grow)."""
+
+    def __init__(self, keep: int = DEFAULT_KEEP, *, trigger: int | dict | None = None,
+                 clear_at_least: int | None = None, **options):
+        if keep < 0:
+            raise ValueError(f"keep must be 0 or more tool results, got {keep}")
+        triggers.parse(trigger)  # a bad trigger fails here, not at the first request
+        self.keep, self.trigger, self.clear_at_least = keep, trigger, clear_at_least
+        self.options = options  # placeholder, exclude_tools, clear_tool_inputs
+        self.event, self.total_cleared = None, 0
+        self._last, self._results, self._calls = [], [], {}  # last output, its results, uses
+        self._done = 0  # results before this index are cleared already (or excluded)
         self._size = tokens.Running()
 
-    def __call__(self, messages: list[dict]) -> list[dict]:
-        grew = tokens.extends(messages, self._scan_of)
-        scan = self._scan if grew else Scan()
-        if grew:  # only the new part can be malformed; look there, name it in the whole
-            if not is_valid(messages[safe_start(messages, max(0, len(self._scan_of) - 1)):]):
-                validate(messages)
-        else:
+    def _follow(self, messages: list[dict]) -> None:
+        """Scan only the new part if `messages` grew from the last output, else start over."""
+        start = len(self._last) if extends(messages, self._last) else 0
+        if start == 0:
+            self._results, self._calls, self._done = [], {}, 0
             validate(messages)
+        elif not is_valid(messages[safe_start(messages, start - 1):]):
+            validate(messages)  # name the fault with its index in the whole history
+        self._results += tool_results(messages, start, self._calls)
+
+    def __call__(self, messages: list[dict]) -> list[dict]:
+        self._follow(messages)
         size = self._size.of(messages) if isinstance(self.trigger, int) else None
-        out = clear_tool_results(messages, self.keep, trigger=self.trigger, scan=scan,
-                                 size=size, check=False, **self.options)
-        self._scan, self._scan_of = scan, out
-        self.total_cleared += out.cleared_tool_uses
-        self.event = (f"cleared {out.cleared_tool_uses} results (-{out.cleared_input_tokens} "
-                      "tokens)" if out.cleared_tool_uses else "")  # "": nothing to report
+        out = messages  # when nothing is cleared: the same list, not a copy
+        if triggers.reached(self.trigger, messages, size=size, uses=len(self._calls)):
+            old = max(self._done, len(self._results) - self.keep)
+            cleared = empty_results(messages, self._results[self._done:old],
+                                    clear_at_least=self.clear_at_least, **self.options)
+            if cleared.cleared_tool_uses or self.clear_at_least is None:
+                self._done = old  # (a batch not worth clearing is weighed again next time)
+            out = cleared if cleared.cleared_tool_uses else messages
+        n = getattr(out, "cleared_tool_uses", 0)
+        self.total_cleared += n
+        self.event = f"cleared {n} results (-{out.cleared_input_tokens} tokens)" if n else ""
+        self._last = out
         return out
 
     def __repr__(self) -> str:

@@ -1,8 +1,8 @@
 """Summarizing compaction: fold the old part of the history into one summary.
 
-Before a request, estimate the history (calibrated by the last `usage.input_tokens`).
-Only when it is over `threshold - margin`: keep the newest `keep_recent` messages
-verbatim, move the cut so no tool pair is split, render the old part as a plain-text
+Units: `trigger` and `margin` count input tokens, `keep` counts messages. Before a
+request, estimate the history (calibrated by the last `usage.input_tokens`). Only when it
+is over `trigger - margin`: keep the newest `keep` messages verbatim, move the cut so no tool pair is split, render the old part as a plain-text
 transcript, ask for a summary in a separate call without tools, and put the summary in
 place of the old part. A later compaction folds the earlier summary into the next one.
 Each compaction is a paid call and changes the prefix, so the prompt cache is lost.
@@ -16,8 +16,9 @@ from dataclasses import dataclass
 import anthropic
 
 from .. import tokens
-from ..client import model_name
 from ..messages import SUMMARY_MARK, blocks, result_text, user, validate
+from ..models import model_name
+from . import trigger as triggers
 from .truncate import safe_start
 
 FREE_FORM_PROMPT = "Summarize the conversation below."
@@ -68,13 +69,16 @@ class Compaction:
 class Compactor:
     """A strategy with state: the client, a calibrated meter and the compactions so far."""
 
-    def __init__(self, client: anthropic.Anthropic, threshold: int, *, margin: int | None = None,
-                 keep_recent: int = 6, prompt: str = STRUCTURED_PROMPT,
+    def __init__(self, client: anthropic.Anthropic, trigger: int | dict, *,
+                 margin: int | None = None, keep: int = 6, prompt: str = STRUCTURED_PROMPT,
                  model: str | None = None, summary_max_tokens: int = 4096):
-        if keep_recent < 1:
-            raise ValueError(f"keep_recent must be at least 1, got {keep_recent}")
-        self.client, self.threshold, self.keep_recent = client, threshold, keep_recent
-        self.margin = threshold // 10 if margin is None else margin
+        parsed = triggers.parse(trigger)
+        if parsed is None or parsed[0] != "input_tokens":
+            raise ValueError(f"Compactor's trigger is a number of input tokens, got {trigger!r}")
+        if keep < 1:
+            raise ValueError(f"keep must be at least 1 message, got {keep}")
+        self.client, self.trigger, self.keep = client, parsed[1], keep
+        self.margin = self.trigger // 10 if margin is None else margin
         self.prompt, self.summary_max_tokens = prompt, summary_max_tokens
         self.model = model or model_name(client)
         self.meter = tokens.TokenMeter()
@@ -91,10 +95,10 @@ class Compactor:
         self.calls += 1
         self.event = ""
         before = self.meter.measure(messages)
-        if before <= self.threshold - self.margin:
+        if before <= self.trigger - self.margin:
             return messages
         validate(messages)  # never summarize (and hide) a malformed history
-        cut = safe_start(messages, len(messages) - self.keep_recent)
+        cut = safe_start(messages, len(messages) - self.keep)
         if cut < 2:
             return messages
         old, recent = messages[:cut], messages[cut:]
@@ -118,5 +122,5 @@ class Compactor:
         return out
 
     def __repr__(self) -> str:
-        return (f"Compactor(threshold={self.threshold}, margin={self.margin}, "
-                f"keep_recent={self.keep_recent}, compactions={len(self.compactions)})")
+        return (f"Compactor(trigger={self.trigger}, margin={self.margin}, keep={self.keep}, "
+                f"compactions={len(self.compactions)})")

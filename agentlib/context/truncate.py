@@ -1,9 +1,9 @@
 """Truncation: keep the newest messages, drop the rest, and never split a tool pair.
 
-`messages[-n:]` is the one-line sliding window, and it is wrong: the cut can land
-between a `tool_use` and its `tool_result`, and the API answers 400. `truncate` moves
-the cut to a turn boundary, pins the task (the first user message), and can leave a
-one-line marker so the model is told that something is missing.
+Unit: messages. `messages[-keep:]` is the one-line sliding window, and it is wrong: the
+cut can land between a `tool_use` and its `tool_result`, and the API answers 400.
+`truncate` moves the cut to a turn boundary, pins the task (the first user message), and
+can leave a one-line marker so the model is told that something is missing.
 """
 
 from __future__ import annotations
@@ -23,19 +23,19 @@ def safe_start(messages: list[dict], start: int) -> int:
     return start
 
 
-def truncate(messages: list[dict], keep_last: int = 10, *, pin_task: bool = True,
+def truncate(messages: list[dict], keep: int = 10, *, pin_task: bool = True,
              marker: bool = True) -> list[dict]:
-    """The newest `keep_last` messages (a few more if a pair needs it), after the task.
+    """The newest `keep` messages (a few more if a pair needs it), after the task.
 
     Returns a new list; never mutates `messages`. The newest message is always kept. A
     malformed input raises HistoryError: a cut cannot repair it, only hide it.
     """
-    if keep_last < 1:
-        raise ValueError(f"keep_last must be at least 1, got {keep_last}")
+    if keep < 1:
+        raise ValueError(f"keep must be at least 1 message, got {keep}")
     validate(messages)
     pinned = 1 if pin_task and messages and messages[0].get("role") == "user" \
         and not starts_with_tool_result(messages[0]) else 0
-    start = safe_start(messages, max(pinned, len(messages) - keep_last))
+    start = safe_start(messages, max(pinned, len(messages) - keep))
     if start <= pinned:
         return list(messages)
     head = list(messages[:pinned])
@@ -48,9 +48,21 @@ def truncate(messages: list[dict], keep_last: int = 10, *, pin_task: bool = True
     return head + list(messages[start:])
 
 
-def sliding_window(keep_last: int = 10, **options):
-    """`truncate` as a strategy for `run_agent(context=[...])`."""
-    def strategy(messages: list[dict]) -> list[dict]:
-        return truncate(messages, keep_last, **options)
-    strategy.__name__ = f"truncate(keep_last={keep_last})"
-    return strategy
+class SlidingWindow:
+    """`truncate` as a strategy for `run_agent(context=[...])`: before every request, keep
+    the newest `keep` messages. Its `event` says when it cut."""
+
+    def __init__(self, keep: int = 10, *, pin_task: bool = True, marker: bool = True):
+        if keep < 1:
+            raise ValueError(f"keep must be at least 1 message, got {keep}")
+        self.keep, self.pin_task, self.marker = keep, pin_task, marker
+        self.event: str | None = None
+
+    def __call__(self, messages: list[dict]) -> list[dict]:
+        out = truncate(messages, self.keep, pin_task=self.pin_task, marker=self.marker)
+        self.event = "" if out == messages else \
+            f"truncated: {len(messages)} -> {len(out)} messages"
+        return out
+
+    def __repr__(self) -> str:
+        return f"SlidingWindow(keep={self.keep})"

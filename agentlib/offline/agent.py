@@ -12,13 +12,15 @@ Claude and is not meant to imitate Claude's wording.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
 from ..messages import SUMMARY_MARK, blocks, result_text
-from ..tools import parse_notice
+from .summarizer import summarize, turns_from_transcript
 
 CLEARED_RE = re.compile(r"^\s*\[?\s*(tool result\s+)?(cleared|removed|omitted|elided)", re.I)
+CONTINUE_RE = re.compile(r'continue with read_file\(path=("(?:[^"\\\n]|\\.)*"), offset=(\d+)\)')
 NO_TASK = ("I don't know what to do: I cannot see a task in this conversation. "
            "What would you like me to work on?")
 
@@ -92,8 +94,7 @@ def respond(*, system, tools, messages, seed: str) -> list[dict]:
     """The content of the model's next message (tool_use ids are filled in by the server)."""
     view = read_view(system, tools, messages)
     if not tools and _asks_for_summary(view):
-        from .summarizer import summarize  # noqa: PLC0415 (the seam for compaction)
-        return [_text(summarize(view))]
+        return [_text(summarize(turns_from_transcript("\n".join(view.user_texts)), view.system))]
     for skill in (Shopping, Audit, Needle):
         if skill.applies(view):
             return skill(view).act()
@@ -105,6 +106,12 @@ def respond(*, system, tools, messages, seed: str) -> list[dict]:
 
 def _asks_for_summary(view: View) -> bool:
     return bool(re.search(r"\bsummar", view.system, re.I))
+
+
+def parse_notice(text: str) -> tuple[str, int] | None:
+    """(path, offset) of the last "continue with read_file(...)" a result ends with."""
+    found = CONTINUE_RE.findall(text)
+    return (json.loads(found[-1][0]), int(found[-1][1])) if found else None
 
 
 def _text(s: str) -> dict:

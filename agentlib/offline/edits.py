@@ -1,9 +1,12 @@
 """Server-side context editing, as the API's beta `context_management` parameter does it.
 
-`clear_tool_uses_20250919` empties old tool results in what the model sees; the client's
-own history is untouched. Defaults are the documented ones: trigger at 100,000 input
-tokens, keep the last 3 tool uses. The placeholder text is the course's own choice (the
-API does not document its wording).
+Written the way a server would: it edits what the model sees and leaves the client's
+history alone, and it shares no code with the client-side strategies it is compared with
+in the lessons (`agentlib.context`).
+
+`clear_tool_uses_20250919` empties old tool results once the prompt is over the trigger
+(100,000 input tokens by default), keeping the newest 3 tool uses. The placeholder text
+is the stand-in's own: the API does not document its wording.
 
 `compact_20260112` summarizes what the model sees once it is over the trigger (150,000
 tokens by default, 50,000 at least) and answers with a `compaction` block first; on later
@@ -13,12 +16,13 @@ requests everything before the newest compaction block is dropped.
 from __future__ import annotations
 
 from .. import tokens
-from ..context.clear import DEFAULT_KEEP, DEFAULT_TRIGGER, clear_tool_results
 from .errors import APIError
 
 CLEAR = "clear_tool_uses_20250919"
 COMPACT = "compact_20260112"
+CLEAR_TRIGGER, CLEAR_KEEP = 100_000, 3
 COMPACT_TRIGGER, COMPACT_MIN = 150_000, 50_000
+CLEARED = "[tool result cleared by the server's context management]"
 
 
 def _value(edit: dict, field: str, kinds: tuple[str, ...], default, where: str):
@@ -62,6 +66,36 @@ def compaction_edit(config) -> dict | None:
     return None
 
 
+def clear_tool_uses(messages: list[dict], keep: int, exclude: set[str],
+                    clear_inputs, clear_at_least: int) -> tuple[list[dict], int, int]:
+    """Empty the results (and, if asked, the inputs) of all but the newest `keep` tool uses.
+    Returns (messages the model sees, tool uses cleared, input tokens freed)."""
+    uses = [(i, j, b) for i, m in enumerate(messages) if isinstance(m["content"], list)
+            for j, b in enumerate(m["content"]) if b.get("type") == "tool_use"]
+    old = {b["id"]: (i, j, b) for i, j, b in uses[:max(0, len(uses) - keep)]
+           if b["name"] not in exclude}
+    out = [dict(m, content=list(m["content"])) if isinstance(m["content"], list) else m
+           for m in messages]
+    cleared, freed = 0, 0
+    for m in out:
+        for j, b in enumerate(m["content"] if isinstance(m["content"], list) else []):
+            if b.get("type") != "tool_result" or b["tool_use_id"] not in old \
+                    or b.get("content") == CLEARED:
+                continue
+            m["content"][j] = {"type": "tool_result", "tool_use_id": b["tool_use_id"],
+                               "content": CLEARED}
+            freed += tokens.count(b) - tokens.count(m["content"][j])
+            cleared += 1
+            i, k, use = old[b["tool_use_id"]]
+            if clear_inputs is True or (isinstance(clear_inputs, list)
+                                        and use["name"] in clear_inputs):
+                out[i]["content"][k] = {**use, "input": {}}
+                freed += tokens.count(use) - tokens.count(out[i]["content"][k])
+    if cleared == 0 or freed < clear_at_least:
+        return messages, 0, 0
+    return out, cleared, freed
+
+
 def apply(config, messages: list[dict], system, tools) -> tuple[list[dict], list[dict]]:
     """Apply the clearing edits of `context_management` to what the model sees."""
     if config is None:
@@ -78,21 +112,22 @@ def apply(config, messages: list[dict], system, tools) -> tuple[list[dict], list
             raise APIError(400, f"{where}.type: unknown edit type {kind!r} (the offline course "
                            f"model knows {CLEAR!r} and {COMPACT!r})")
         trigger = _value(edit, "trigger", ("input_tokens", "tool_uses"),
-                         {"type": "input_tokens", "value": DEFAULT_TRIGGER}, where)
+                         {"type": "input_tokens", "value": CLEAR_TRIGGER}, where)
         keep = _value(edit, "keep", ("tool_uses",), {"type": "tool_uses",
-                                                    "value": DEFAULT_KEEP}, where)["value"]
-        least = _value(edit, "clear_at_least", ("input_tokens",), None, where)
+                                                    "value": CLEAR_KEEP}, where)["value"]
+        least = _value(edit, "clear_at_least", ("input_tokens",),
+                       {"type": "input_tokens", "value": 0}, where)["value"]
         if trigger["type"] == "input_tokens":  # the trigger counts the whole prompt
-            seen = tokens.count(messages, system=system, tools=tools)
-            if seen <= trigger["value"]:
-                continue
-            trigger = None
-        out = clear_tool_results(
-            messages, keep, trigger=trigger, exclude_tools=edit.get("exclude_tools") or (),
-            clear_at_least=least["value"] if least else None,
-            clear_inputs=edit.get("clear_tool_inputs") or False)
-        if out.cleared_tool_uses:
-            messages = list(out)
-            applied.append({"type": CLEAR, "cleared_tool_uses": out.cleared_tool_uses,
-                            "cleared_input_tokens": out.cleared_input_tokens})
+            over = tokens.count(messages, system=system, tools=tools) > trigger["value"]
+        else:
+            over = sum(b.get("type") == "tool_use" for m in messages
+                       if isinstance(m["content"], list) for b in m["content"]) > trigger["value"]
+        if not over:
+            continue
+        messages, cleared, freed = clear_tool_uses(
+            messages, keep, set(edit.get("exclude_tools") or ()),
+            edit.get("clear_tool_inputs") or False, least)
+        if cleared:
+            applied.append({"type": CLEAR, "cleared_tool_uses": cleared,
+                            "cleared_input_tokens": freed})
     return messages, applied

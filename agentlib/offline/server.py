@@ -115,7 +115,8 @@ class CourseModel:
         input_tokens = tokens.count(messages, system=system, tools=tools)
         iterations = []
         if compact and input_tokens > compact["trigger"]:
-            summary = summarizer.summarize_messages(messages, compact["instructions"])
+            summary = summarizer.summarize(summarizer.turns_from_messages(messages),
+                                           compact["instructions"] or summarizer.SERVER_PROMPT)
             compaction = {"type": "compaction", "content": summary}
             out_tokens = tokens.count(compaction)
             iterations.append({"type": "compaction", "input_tokens": input_tokens,

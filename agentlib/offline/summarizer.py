@@ -1,27 +1,34 @@
 """The course model as a summarizer: deterministic and extractive, never inventive.
 
-Called with no tools, a summarizing system prompt and a transcript. When the prompt
-asks for sections (goal, key facts, next steps ...) it copies the user's constraints
-verbatim and keeps every noted fact; given a bare "summarize" it writes a short prose
-gist without exact numbers, the way a loose summary loses them. A real model writes
-better prose, but can lose or round numbers in the same way; that is what lesson 05
-measures.
+It works on turns, (speaker, text) pairs, read either from a transcript a client sent
+(a summary request: no tools, a summarizing system prompt) or, for the server's own
+compaction, straight from the history. When the instructions ask for sections (goal,
+key facts, ...) it copies the user's constraints verbatim and keeps every noted fact;
+given a bare "summarize" it writes a short gist without exact numbers, the way a loose
+summary loses them. A real model writes better prose but can lose numbers the same way.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 FACT_LINE = re.compile(r"^(?:Noted \[\d+/\d+\] .+|Plan: check .+|Noted: .+)$")
 LIMIT_RE = re.compile(r"\b(at most|at least|must|never|only|budget|limit)", re.I)
 GOAL_SECTION = re.compile(r"^## Goal\n(.*?)(?=^## |\Z)", re.M | re.S)
+SPEAKER = re.compile(r"^(USER|ASSISTANT|TOOL RESULT[^:]*): ?(.*)$|^(TOOL CALL) (.*)$")
+
+# The server's own prompt for compaction when the request gives no `instructions`.
+SERVER_PROMPT = ("Write a summary of the conversation so far that lets the work continue "
+                 "without it: the goal (with every constraint the user stated, verbatim), "
+                 "progress, key facts, decisions and next steps.")
 
 
-def _turns(transcript: str) -> list[tuple[str, str]]:
-    """Split a transcript into (speaker, text) turns."""
+def turns_from_transcript(transcript: str) -> list[tuple[str, str]]:
+    """Read a plain-text transcript ("USER: ...", "TOOL CALL name {...}") as turns."""
     turns: list[tuple[str, str]] = []
     for line in transcript.splitlines():
-        m = re.match(r"^(USER|ASSISTANT|TOOL RESULT[^:]*): ?(.*)$|^(TOOL CALL) (.*)$", line)
+        m = SPEAKER.match(line)
         if m:
             turns.append((m.group(1) or m.group(3), m.group(2) if m.group(1) else m.group(4)))
         elif turns:
@@ -29,25 +36,53 @@ def _turns(transcript: str) -> list[tuple[str, str]]:
     return turns
 
 
-def summarize(view) -> str:
-    text = "\n".join(view.user_texts)
-    structured = bool(re.search(r"goal", view.system, re.I) and
-                      re.search(r"fact", view.system, re.I))
-    return structured_summary(text) if structured else free_form_summary(text)
+def turns_from_messages(messages: list[dict]) -> list[tuple[str, str]]:
+    """Read a history's blocks as turns; an earlier compaction block is a SUMMARY turn."""
+    turns = []
+    for m in messages:
+        content = m["content"] if isinstance(m["content"], list) else \
+            [{"type": "text", "text": m["content"]}]
+        for b in content:
+            kind = b.get("type")
+            if kind == "text":
+                turns.append((m["role"].upper(), b["text"]))
+            elif kind == "tool_use":
+                turns.append(("TOOL CALL", f"{b['name']} {json.dumps(b.get('input', {}))}"))
+            elif kind == "tool_result":
+                body = b.get("content")
+                text = body if isinstance(body, str) else "\n".join(
+                    c.get("text", "") for c in body or [] if isinstance(c, dict))
+                turns.append(("TOOL RESULT", text))
+            elif kind == "compaction" and b.get("content"):
+                turns.append(("SUMMARY", b["content"]))
+    return turns
 
 
-def structured_summary(transcript: str) -> str:
-    turns = _turns(transcript)
-    earlier = GOAL_SECTION.search(transcript)  # a previous summary: its goal carries over
-    users = [t for s, t in turns if s == "USER" and not t.startswith("[Summary")]
+def wants_sections(instructions: str) -> bool:
+    return bool(re.search(r"goal", instructions, re.I) and re.search(r"fact", instructions, re.I))
+
+
+def summarize(turns: list[tuple[str, str]], instructions: str) -> str:
+    """The summary the instructions ask for: sections, or a loose gist."""
+    return structured_summary(turns) if wants_sections(instructions) else free_form_summary(turns)
+
+
+def _is_summary(speaker: str, text: str) -> bool:
+    """An earlier summary: a compaction block, or a user turn that says it is one."""
+    return speaker == "SUMMARY" or bool(re.match(r"\s*\[?summary\b", text, re.I))
+
+
+def structured_summary(turns: list[tuple[str, str]]) -> str:
+    earlier = next((GOAL_SECTION.search(t) for s, t in turns if _is_summary(s, t)), None)
+    users = [t for s, t in turns if s == "USER" and not _is_summary(s, t)]
     goal = earlier.group(1).strip() if earlier else (users[0] if users else "(unknown)")
     constraints = [t for t in users[1:] if LIMIT_RE.search(t) and t not in goal]
-    facts, seen = [], set()
-    for line in transcript.splitlines():
-        line = line.removeprefix("ASSISTANT: ").strip()
-        if FACT_LINE.match(line) and line not in seen:
-            seen.add(line)
-            facts.append(line)
+    facts: dict[str, None] = {}  # noted facts in order, each once, wherever they stand
+    for speaker, text in turns:  # (a turn's first line is its own only for the assistant)
+        lines = text.splitlines()
+        for line in lines if speaker == "ASSISTANT" else lines[1:]:
+            if FACT_LINE.match(line.strip()):
+                facts.setdefault(line.strip())
     calls = sum(1 for s, _ in turns if s == "TOOL CALL")
     decisions = [t for s, t in turns if s == "ASSISTANT" and "recommend" in t.lower()]
     nexts = [ln for s, t in turns if s == "ASSISTANT" for ln in t.splitlines()
@@ -61,9 +96,8 @@ def structured_summary(transcript: str) -> str:
     return "\n".join(parts)
 
 
-def free_form_summary(transcript: str) -> str:
-    turns = _turns(transcript)
-    users = [t for s, t in turns if s == "USER" and not t.startswith("[Summary")]
+def free_form_summary(turns: list[tuple[str, str]]) -> str:
+    users = [t for s, t in turns if s == "USER" and not _is_summary(s, t)]
     first = users[0].split(". ")[0] if users else "help with a task"
     gist = re.sub(r"`?\w*\d[\w.,$]*`?", "", first).strip()  # loose: exact numbers drop out
     calls = sum(1 for s, _ in turns if s == "TOOL CALL")
@@ -72,13 +106,3 @@ def free_form_summary(transcript: str) -> str:
             f"preferences. The assistant made {'several' if calls > 1 else 'a few'} tool "
             f"calls and noted {'a number of' if noted > 1 else 'some'} findings; the work "
             "is in progress.")
-
-
-def summarize_messages(messages: list[dict], instructions: str | None = None) -> str:
-    """The server-side compaction's summary of a history (structured unless told otherwise)."""
-    from ..context.compact import STRUCTURED_PROMPT, transcript  # noqa: PLC0415
-
-    prompt = instructions or STRUCTURED_PROMPT
-    structured = bool(re.search(r"goal", prompt, re.I) and re.search(r"fact", prompt, re.I))
-    text = transcript(messages)
-    return structured_summary(text) if structured else free_form_summary(text)

@@ -1,30 +1,21 @@
-"""Pictures of a run: token plots from a trace, and a viewer of the context window.
+"""What fills the context window: every block of a message list drawn as a box whose width
+is its token count, coloured by what it is (a tool result, a cleared result, a summary...).
 
-Two questions drive every lesson: how many tokens does each request send (and what do
-they add up to), and what fills the window at a given step. `plot_tokens` answers the
-first from a run's trace; `window_html` / `show_window` answer the second by drawing
-every block of a message list as a box whose width is its token count, coloured by what
-it is (a tool result, a cleared result, a summary, ...).
-
-Everything here is deterministic (no ids, no timestamps, no randomness), so a notebook
-re-run produces the same saved outputs, and nothing prints. A run is duck-typed: it needs
-`.steps` (each with `.index`, `.input_tokens`, `.estimate`, `.events`, `.error`, `.sent`),
-`.system`, `.tools`, `.history` and `.label`.
+`window_html` / `show_window` draw one list, `show_step` one step of a run, and
+`window_viewer` adds a slider over a run's steps. Deterministic (no ids, no timestamps),
+so a re-run notebook saves the same output.
 """
 
 from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agentlib import tokens
-from agentlib.messages import SUMMARY_MARK, TRUNCATION_MARK
-
-# Prefixes that mark what a context strategy left behind. The modules that write them
-# own them; they are repeated here so that the viewer can recognise them.
-CLEARED_MARK = "[cleared"
+from .. import tokens
+from ..context.clear import is_cleared
+from ..messages import SUMMARY_MARK, TRUNCATION_MARK, blocks, result_text
 
 # kind -> (legend label, background colour). One palette for the HTML and the plots.
 KINDS: dict[str, tuple[str, str]] = {
@@ -45,22 +36,6 @@ KINDS: dict[str, tuple[str, str]] = {
 # ---------------------------------------------------------------- what a block is
 
 
-def _blocks(message: Mapping) -> list[dict]:
-    """A message's content as a list of blocks (a plain string is one text block)."""
-    content = message.get("content")
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
-    return [b for b in content or [] if isinstance(b, dict)]
-
-
-def _result_text(block: Mapping) -> str:
-    """The text inside a tool_result (its content is a string or a list of text blocks)."""
-    content = block.get("content")
-    if isinstance(content, str):
-        return content
-    return "\n".join(c.get("text", "") for c in content or [] if isinstance(c, dict))
-
-
 def block_kind(block: Mapping, role: str = "user") -> str:
     """What a block is, as one of the keys of `KINDS` (the viewer's colour)."""
     kind = block.get("type")
@@ -72,7 +47,7 @@ def block_kind(block: Mapping, role: str = "user") -> str:
             return "truncation"
         return "assistant" if role == "assistant" else "user"
     if kind == "tool_result":
-        if _result_text(block).lstrip().startswith(CLEARED_MARK):
+        if is_cleared(block):
             return "cleared"
         return "error" if block.get("is_error") else "tool_result"
     if kind in ("tool_use", "compaction"):
@@ -89,7 +64,7 @@ def _preview(block: Mapping) -> str:
         args = json.dumps(block.get("input", {}), ensure_ascii=False)
         return f"{block.get('name', '')}({args})"
     if kind == "tool_result":
-        return _result_text(block)
+        return result_text(block)
     if kind == "compaction":
         return block.get("content") or ""
     return json.dumps(block, ensure_ascii=False)
@@ -126,7 +101,7 @@ def kind_tokens(messages: Sequence[Mapping], *, system: Any = None,
         totals["tools"] += tokens.count([], tools=list(tools))
     for message in messages:
         role = message.get("role", "user")
-        for block in _blocks(message):
+        for block in blocks(message):
             totals[block_kind(block, role)] += tokens.count(block)
     return totals
 
@@ -212,7 +187,7 @@ def window_html(messages: Sequence[Mapping], *, system: Any = None,
             continue
         role = message.get("role", "?")
         items = []
-        for block in _blocks(message):
+        for block in blocks(message):
             kind = block_kind(block, role)
             n = tokens.count(block)
             items.append((kind, n, _label(block, kind, n), _title(kind, n, _preview(block))))
@@ -362,237 +337,3 @@ def window_viewer(run: Any, *, window: int | None = None) -> Any:
     return widgets.VBox([slider, caption_w, page_w])
 
 
-# ---------------------------------------------------------------- plots
-
-
-def _as_runs(runs: Any) -> dict[str, Any]:
-    """One run, a list of runs (named by `.label`) or a dict label -> run, as a dict."""
-    if isinstance(runs, Mapping):
-        return dict(runs)
-    if not isinstance(runs, list | tuple):
-        runs = [runs]
-    out: dict[str, Any] = {}
-    for i, run in enumerate(runs):
-        label = str(getattr(run, "label", None) or f"run {i}")
-        name, k = label, 2
-        while name in out:  # two runs with one label stay two lines
-            name, k = f"{label} ({k})", k + 1
-        out[name] = run
-    return out
-
-
-def _integer_steps(ax: Any) -> None:
-    from matplotlib.ticker import FuncFormatter, MaxNLocator
-
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
-    ax.grid(True, alpha=0.3)
-    ax.set_xlabel("step")
-
-
-def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None,
-                ax: Any = None, title: str | None = None, events: bool = True) -> Any:
-    """Input tokens per request and their running total, one line per run.
-
-    Left: `input_tokens` of each step (what was re-sent), a dashed line at `window`, a
-    red x where a step failed (drawn at the tokens it tried to send, counted with
-    `tokens.count`, since a failed call reports no usage), small notes where a context strategy acted (`events`). Right
-    (with `cumulative`): the running sum, i.e. the input tokens paid for so far.
-    `ax` may be one Axes (the left panel only) or a pair. Returns the Figure; with
-    the notebook's inline backend, `fig = plot_tokens(...)` displays it once.
-    """
-    import matplotlib.pyplot as plt
-
-    named = _as_runs(runs)
-    if ax is None:
-        ncols = 2 if cumulative else 1
-        fig, axes = plt.subplots(1, ncols, figsize=(5.5 * ncols, 3.8), squeeze=False)
-        axes = list(axes[0])
-    else:
-        axes = list(ax) if isinstance(ax, Iterable) else [ax]
-        fig = axes[0].figure
-    per_step = axes[0]
-    total_ax = axes[1] if cumulative and len(axes) > 1 else None
-
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    error_labelled = False
-    for r, (label, run) in enumerate(named.items()):
-        colour = colours[r % len(colours)]
-        steps = list(run.steps)
-        xs = [s.index for s in steps]
-        ys = [s.input_tokens if not s.error else float("nan") for s in steps]
-        marker = "o" if len(steps) <= 60 else None
-        per_step.plot(xs, ys, marker=marker, markersize=3.5, linewidth=1.5, color=colour,
-                      label=label)
-        failed = [s for s in steps if s.error]
-        if failed:
-            sizes = [tokens.count(_sent(s), system=getattr(run, "system", None),
-                                  tools=getattr(run, "tools", None)) for s in failed]
-            per_step.plot([s.index for s in failed], sizes,
-                          linestyle="none", marker="x", markersize=8, markeredgewidth=2,
-                          color="#d62728", gid="error",
-                          label="_error" if error_labelled else "error (what it tried to send)")
-            error_labelled = True
-        if events:
-            _annotate_events(per_step, steps, colour)
-        if total_ax is not None:
-            running, acc = [], 0
-            for s in steps:
-                acc += s.input_tokens or 0
-                running.append(acc)
-            total_ax.plot(xs, running, linewidth=1.8, color=colour, label=label)
-
-    if window:
-        per_step.axhline(window, linestyle="--", color="#555555", linewidth=1,
-                         label=f"window ({window:,})", gid="window")
-    per_step.set_ylabel("input tokens per request")
-    per_step.set_ylim(0, per_step.get_ylim()[1] * 1.3)  # headroom for the legend
-    _integer_steps(per_step)
-    handles, labels = per_step.get_legend_handles_labels()
-    order = sorted(range(len(labels)), key=lambda i: labels[i].startswith(("window", "error")))
-    per_step.legend([handles[i] for i in order], [labels[i] for i in order], fontsize=8,
-                    loc="upper left", frameon=False, ncols=2)
-    if total_ax is not None:
-        total_ax.set_ylabel("cumulative input tokens")
-        total_ax.set_ylim(bottom=0)
-        _integer_steps(total_ax)
-    if title:
-        fig.suptitle(title)
-    if ax is None:
-        fig.tight_layout()
-    return fig
-
-
-def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 8) -> None:
-    """Ring the points where a strategy acted; write each distinct note once."""
-    marked = [s for s in steps if s.events and not s.error]
-    if not marked:
-        return
-    ax.plot([s.index for s in marked], [s.input_tokens for s in marked], linestyle="none",
-            marker="o", markersize=8, markerfacecolor="none", markeredgecolor=colour,
-            alpha=0.6, gid="events", label="_events")
-    seen: set[str] = set()
-    for s in marked:
-        note = _short("; ".join(s.events), 22)
-        if note in seen or len(seen) >= max_notes:  # a repeated note says nothing new
-            continue
-        seen.add(note)
-        ax.annotate(note, (s.index, s.input_tokens), xytext=(4, -9), textcoords="offset points",
-                    ha="left", fontsize=6.5, color=colour, alpha=0.85)
-
-
-def plot_bars(table: Mapping[str, Mapping[str, float]], metrics: Sequence[str],
-              ax: Any = None, *, title: str | None = None) -> Any:
-    """Compare strategies (label -> metric -> value) on a few metrics, with value labels.
-
-    Metrics differ in scale (tokens, calls, a success rate), so by default each metric
-    gets its own small panel with one bar per strategy. Given one Axes, all metrics are
-    drawn there as groups of bars (one colour per strategy); given a list of Axes, one
-    metric goes in each. Missing values are left out. Returns the Figure.
-    """
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import FuncFormatter
-
-    labels = list(table)
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-
-    def value(label: str, metric: str) -> float:
-        v = table[label].get(metric)
-        return float("nan") if v is None else float(v)
-
-    if ax is not None and not isinstance(ax, Iterable):
-        width = 0.8 / max(len(labels), 1)
-        for i, label in enumerate(labels):
-            xs = [m + (i - (len(labels) - 1) / 2) * width for m in range(len(metrics))]
-            bars = ax.bar(xs, [value(label, m) for m in metrics], width,
-                          color=colours[i % len(colours)], label=label)
-            ax.bar_label(bars, fmt=_fmt, fontsize=7, padding=1)
-        ax.set_xticks(range(len(metrics)), metrics)
-        ax.legend(fontsize=8, frameon=False)
-        ax.grid(True, axis="y", alpha=0.3)
-        if title:
-            ax.set_title(title)
-        return ax.figure
-
-    if ax is None:
-        fig, axes = plt.subplots(1, len(metrics), figsize=(max(3.2 * len(metrics), 4), 3.4),
-                                 squeeze=False)
-        axes = list(axes[0])
-    else:
-        axes = list(ax)
-        fig = axes[0].figure
-    for a, metric in zip(axes, metrics, strict=False):
-        bars = a.bar(range(len(labels)), [value(label, metric) for label in labels],
-                     color=[colours[i % len(colours)] for i in range(len(labels))])
-        a.bar_label(bars, fmt=_fmt, fontsize=7, padding=1)
-        a.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=8)
-        a.set_title(metric, fontsize=10)
-        a.grid(True, axis="y", alpha=0.3)
-        a.margins(y=0.15)
-        a.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.6g}"))
-    if title:
-        fig.suptitle(title)
-    if ax is None:
-        fig.tight_layout()
-    return fig
-
-
-def _fmt(v: float) -> str:
-    if v != v:  # NaN: a missing value
-        return ""
-    return f"{v:,.0f}" if abs(v) >= 10 else f"{v:.2g}"
-
-
-# What `plot_window_fill` stacks: a few groups of kinds, bottom to top.
-FILL_GROUPS: dict[str, tuple[str, ...]] = {
-    "system + tools": ("system", "tools"),
-    "text": ("user", "assistant", "other"),
-    "tool_use": ("tool_use",),
-    "tool_result": ("tool_result", "error"),
-    "cleared": ("cleared",),
-    "summary": ("summary", "compaction", "truncation"),
-}
-FILL_COLOURS = {"system + tools": "#90a4ae", "text": "#90caf9", "tool_use": "#ffb74d",
-                "tool_result": "#fdd835", "cleared": "#bdbdbd", "summary": "#ba68c8"}
-
-
-def plot_window_fill(run: Any, window: int | None = None, *, ax: Any = None,
-                     title: str | None = None) -> Any:
-    """What fills the window at each step, stacked by kind of block. Returns the Figure.
-
-    Counted exactly from each step's `sent` messages plus the system prompt and tools;
-    message framing is counted with text so the stack adds up to the request's size.
-    """
-    import matplotlib.pyplot as plt
-
-    steps = list(run.steps)
-    series = {group: [] for group in FILL_GROUPS}
-    for step in steps:
-        sent = _sent(step)
-        by_kind = kind_tokens(sent, system=run.system, tools=run.tools)
-        framing = tokens.count(sent, system=run.system, tools=run.tools) - sum(by_kind.values())
-        by_kind["other"] += framing
-        for group, kinds in FILL_GROUPS.items():
-            series[group].append(sum(by_kind[k] for k in kinds))
-
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(8, 3.8))
-    else:
-        fig = ax.figure
-    colours = [FILL_COLOURS[group] for group in FILL_GROUPS]
-    xs = [s.index for s in steps]
-    ax.stackplot(xs, *series.values(), labels=list(series), colors=colours,
-                 edgecolor="white", linewidth=0.3)
-    if window:
-        ax.axhline(window, linestyle="--", color="#555555", linewidth=1,
-                   label=f"window ({window:,})", gid="window")
-    ax.set_ylabel("tokens sent")
-    ax.set_ylim(bottom=0)
-    _integer_steps(ax)
-    handles, labels = ax.get_legend_handles_labels()
-    ax.legend(handles[::-1], labels[::-1], fontsize=8, loc="upper left", frameon=False,
-              bbox_to_anchor=(1.01, 1))
-    ax.set_title(title or f"what fills the window: {getattr(run, 'label', '')}".rstrip(": "),
-                 fontsize=10)
-    fig.tight_layout()
-    return fig

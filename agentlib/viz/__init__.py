@@ -1,0 +1,18 @@
+"""Pictures of a run: what fills the window (`window`) and how tokens grow (`plots`)."""
+
+from .plots import FILL_GROUPS, plot_bars, plot_tokens, plot_window_fill
+from .window import (
+    KINDS,
+    WindowView,
+    block_kind,
+    kind_tokens,
+    show_step,
+    show_window,
+    step_caption,
+    window_html,
+    window_viewer,
+)
+
+__all__ = ["FILL_GROUPS", "KINDS", "WindowView", "block_kind", "kind_tokens", "plot_bars",
+           "plot_tokens", "plot_window_fill", "show_step", "show_window", "step_caption",
+           "window_html", "window_viewer"]
