@@ -14,7 +14,6 @@ time of each notebook is printed here, never written into the notebook.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import sys
 import time
@@ -58,18 +57,17 @@ def deterministic_env() -> None:
 
 
 def strip_volatile(nb: nbformat.NotebookNode) -> None:
-    """Drop or fix what changes on every run: cell timings, widget state and model ids.
+    """Drop what changes on every run or cannot be shown later: cell timings, and widgets.
 
-    Widget state is not saved, so a widget's random model id points at nothing once the
-    kernel is gone; it is replaced by one derived from its position.
+    Widget state is not saved (its model ids change every run), so a saved widget view
+    would point at nothing: it is dropped, and the output's other forms stay (the
+    course's viewer carries a static picture and a line saying how to get the slider).
     """
-    for index, cell in enumerate(nb.cells):
+    for cell in nb.cells:
         for key in VOLATILE_CELL_METADATA:
             cell.metadata.pop(key, None)
-        for n, output in enumerate(cell.get("outputs", [])):
-            view = output.get("data", {}).get(WIDGET_VIEW)
-            if isinstance(view, dict) and "model_id" in view:
-                view["model_id"] = hashlib.sha1(f"{index}/{n}".encode()).hexdigest()[:32]
+        for output in cell.get("outputs", []):
+            output.get("data", {}).pop(WIDGET_VIEW, None)
     nb.metadata.pop("widgets", None)
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
 
