@@ -17,10 +17,12 @@ Needs only Python 3.11 or newer; everything else runs with the venv's Python.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import platform
 import subprocess
 import sys
+import time
 import venv
 from collections.abc import Callable
 from datetime import date
@@ -29,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / "course-installed.txt"
+INSTALL_LOG = VENV / "install.log"
 CONSTRAINTS = ROOT / "constraints.txt"
 USAGE = __doc__.split("\n\n")[1]
 
@@ -60,15 +63,36 @@ def ensure_venv() -> Path:
     fingerprint = install_fingerprint()
     if STAMP.exists() and STAMP.read_text(encoding="utf-8").strip() == fingerprint:
         return python
-    cmd = [str(python), "-m", "pip", "install", "-e", ".[test]"]
+    cmd = [str(python), "-m", "pip", "install", "--progress-bar", "off", "-e", ".[test]"]
     if CONSTRAINTS.exists():
         cmd += ["-c", str(CONSTRAINTS)]
-    print("installing the course into .venv (only when its requirements change) ...", flush=True)
-    code = subprocess.call(cmd, cwd=ROOT)
+    print("installing the course into .venv (once, and again only when its requirements "
+          f"change; the full log goes to {INSTALL_LOG.relative_to(ROOT)}) ...", flush=True)
+    code = quiet(cmd, INSTALL_LOG)
     if code != 0:
-        sys.exit(f"pip install failed (exit {code}); fix the error above and run again")
+        tail = INSTALL_LOG.read_text(encoding="utf-8", errors="replace").splitlines()[-25:]
+        sys.exit("\n".join(tail) + f"\npip install failed (exit {code}); the last lines are "
+                 f"above, the whole log is in {INSTALL_LOG}")
     STAMP.write_text(fingerprint + "\n", encoding="utf-8")
     return python
+
+
+def quiet(cmd: list[str], log: Path) -> int:
+    """Run `cmd` with its output in `log`, showing one progress line that counts packages."""
+    collected = 0
+    with open(log, "w", encoding="utf-8") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True, encoding="utf-8", errors="replace")
+        for line in proc.stdout:
+            out.write(line)
+            if line.startswith(("Collecting ", "Processing ", "Requirement already")):
+                collected += 1
+                print(f"\r  {collected} packages resolved", end="", flush=True)
+            elif line.startswith("Installing collected packages"):
+                print(f"\r  {collected} packages resolved; installing ...", end="", flush=True)
+        code = proc.wait()
+    print("\r" + " " * 60 + "\r", end="", flush=True)
+    return code
 
 
 def run(cmd: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT) -> int:
@@ -81,12 +105,66 @@ def run(cmd: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT) -> 
             continue  # the child got the same Ctrl-C and decides when to stop
 
 
+START_PAGE = "lessons/00_start_here.ipynb"
+LAB_LOG = VENV / "lab.log"
+
+
 def lab(python: Path, args: list[str]) -> int:
-    """JupyterLab on the whole course, opened at lessons/. Offline unless a key is set."""
+    """JupyterLab on the whole course, opened on the start page; its log goes to a file and
+    one line says where to go. Offline unless a key is set. Works as root too (containers,
+    cloud machines, hub images), where Jupyter otherwise refuses to start."""
     env = dict(os.environ)
     env.pop("AGENTLIB_OFFLINE", None)  # agentlib picks Claude only if ANTHROPIC_API_KEY is set
-    return run([str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={ROOT}",
-                "--ContentsManager.preferred_dir=lessons", *args], env)
+    start = START_PAGE
+    if "--lang" in args:  # --lang ko: the Korean edition's start page
+        i = args.index("--lang")
+        lang, args = (args[i + 1] if i + 1 < len(args) else ""), args[:i] + args[i + 2:]
+        start = f"lessons/{lang}/00_start_here.ipynb" if lang and lang != "en" else START_PAGE
+        if not (ROOT / start).exists():
+            sys.exit(f"no start page for --lang {lang!r} ({start} does not exist)")
+    cmd = [str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={ROOT}",
+           "--ContentsManager.preferred_dir=lessons", f"--LabApp.default_url=/lab/tree/{start}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    with open(LAB_LOG, "w", encoding="utf-8") as log:
+        proc = subprocess.Popen(cmd + args, cwd=ROOT, env=env, stdout=log,
+                                stderr=subprocess.STDOUT)
+    url = wait_for_server(python, proc, start)
+    if url is None:
+        print(LAB_LOG.read_text(encoding="utf-8", errors="replace")[-3000:])
+        print(f"JupyterLab did not start (see above; the whole log is in {LAB_LOG})")
+        return proc.wait() or 1
+    print(f"JupyterLab is running: {url}\nStart with {start} (the course map), then "
+          f"lessons/01_append_only_growth.ipynb. Ctrl-C stops it; its log is in "
+          f"{LAB_LOG.relative_to(ROOT)}.", flush=True)
+    while True:
+        try:
+            return proc.wait()
+        except KeyboardInterrupt:
+            continue  # Jupyter got the same Ctrl-C and asks or stops by itself
+
+
+def wait_for_server(python: Path, proc: subprocess.Popen, page: str,
+                    seconds: float = 120) -> str | None:
+    """The URL (with its token) of `page` on the Jupyter server `proc` started, once it has
+    written its runtime file (jpserver-PID.json, where Jupyter says how to reach it)."""
+    runtime = subprocess.run([str(python), "-m", "jupyter", "--runtime-dir"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+    info_file = Path(runtime) / f"jpserver-{proc.pid}.json"
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        if info_file.exists():
+            try:
+                info = json.loads(info_file.read_text(encoding="utf-8"))
+            except ValueError:  # being written
+                info = None
+            if info:
+                host = "localhost" if info["hostname"] in ("127.0.0.1", "localhost", "") \
+                    else info["hostname"]
+                token = f"?token={info['token']}" if info.get("token") else ""
+                return f"http://{host}:{info['port']}{info['base_url']}lab/tree/{page}{token}"
+        time.sleep(0.5)
+    return None
 
 
 def test(python: Path, args: list[str]) -> int:
