@@ -78,8 +78,9 @@ def ensure_venv() -> Path:
 
 
 def quiet(cmd: list[str], log: Path) -> int:
-    """Run `cmd` with its output in `log`, showing one progress line that counts packages."""
-    collected = 0
+    """Run `cmd` with its output in `log`, showing one progress line that counts packages
+    (rewritten in place on a terminal; printed once at the end elsewhere, e.g. in CI)."""
+    collected, tty = 0, sys.stdout.isatty()
     with open(log, "w", encoding="utf-8") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 text=True, encoding="utf-8", errors="replace")
@@ -87,11 +88,11 @@ def quiet(cmd: list[str], log: Path) -> int:
             out.write(line)
             if line.startswith(("Collecting ", "Processing ", "Requirement already")):
                 collected += 1
-                print(f"\r  {collected} packages resolved", end="", flush=True)
-            elif line.startswith("Installing collected packages"):
-                print(f"\r  {collected} packages resolved; installing ...", end="", flush=True)
+                if tty:
+                    print(f"\r  {collected} packages resolved", end="", flush=True)
         code = proc.wait()
-    print("\r" + " " * 60 + "\r", end="", flush=True)
+    print(("\r" if tty else "") + f"  {collected} packages resolved, installed" + " " * 20,
+          flush=True)
     return code
 
 
