@@ -193,9 +193,21 @@ def lock(python: Path, args: list[str]) -> int:
         "# To upgrade: delete this file, run `python3 course.py test`, then lock again.",
     ]
     CONSTRAINTS.write_text("\n".join(header + pins) + "\n", encoding="utf-8", newline="\n")
+    write_binder_requirements(pins)
     STAMP.write_text(install_fingerprint() + "\n", encoding="utf-8")  # the venv matches it
     print(f"wrote {CONSTRAINTS.name}: {len(pins)} pins")
     return 0
+
+
+BINDER_REQUIREMENTS = ROOT / "binder" / "requirements.txt"
+
+
+def write_binder_requirements(pins: list[str]) -> None:
+    """binder/requirements.txt: the same versions as constraints.txt, for repo2docker."""
+    lines = ["# What repo2docker installs for Binder or a JupyterHub image: the versions of",
+             "# constraints.txt (rewritten by `python3 course.py lock`); binder/postBuild then",
+             "# installs the course's own package.", *pins]
+    BINDER_REQUIREMENTS.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="\n")
 
 
 def script(name: str) -> Callable[[Path, list[str]], int]:
