@@ -7,6 +7,7 @@
     python3 course.py exercises [--check]  regenerate exercises/ from solutions/
     python3 course.py grade SUBMISSIONS... [--csv grades.csv]   grade submitted notebooks
     python3 course.py lock                 pin the installed versions in constraints.txt
+    python3 course.py hub-link HUB_URL     an nbgitpuller link that opens the course on a hub
 
 Every command first makes sure `.venv` exists here and holds the course: it is created
 with the standard library's venv and filled with `pip install -e ".[test]" -c
@@ -210,6 +211,30 @@ def write_binder_requirements(pins: list[str]) -> None:
     BINDER_REQUIREMENTS.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="\n")
 
 
+def hub_link(args: list[str]) -> int:
+    """Print an nbgitpuller link: a click clones (or updates) the course into a learner's
+    JupyterHub home and opens the start page. HUB_URL [--repo URL] [--branch B] [--lang L]"""
+    import argparse
+    from urllib.parse import quote, urlencode
+
+    ap = argparse.ArgumentParser(prog="course.py hub-link", description=hub_link.__doc__)
+    ap.add_argument("hub", help="the hub's address, e.g. https://hub.example.edu")
+    ap.add_argument("--repo", help="the course's git URL (default: this clone's origin)")
+    ap.add_argument("--branch", default="main")
+    ap.add_argument("--lang", default="en", help="en, or ko for the Korean start page")
+    a = ap.parse_args(args)
+    repo = a.repo or subprocess.run(["git", "remote", "get-url", "origin"], cwd=ROOT,
+                                    capture_output=True, text=True).stdout.strip()
+    if not repo:
+        sys.exit("this clone has no 'origin' remote: give the course's git URL with --repo")
+    folder = repo.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+    page = START_PAGE if a.lang == "en" else f"lessons/{a.lang}/00_start_here.ipynb"
+    query = urlencode({"repo": repo, "branch": a.branch,
+                       "urlpath": f"lab/tree/{folder}/{page}"}, quote_via=quote)
+    print(f"{a.hub.rstrip('/')}/hub/user-redirect/git-pull?{query}")
+    return 0
+
+
 def script(name: str) -> Callable[[Path, list[str]], int]:
     """A command that runs scripts/NAME.py from where you are, so your paths work."""
     return lambda py, args: run([str(py), str(ROOT / "scripts" / name), *args], cwd=Path.cwd())
@@ -230,6 +255,8 @@ def main(argv: list[str]) -> int:
     if sys.version_info < (3, 11):  # noqa: UP036  (python3 may be older than the venv needs)
         sys.exit(f"the course needs Python 3.11 or newer; this is {platform.python_version()}.\n"
                  "Run it with a newer one, e.g. `python3.11 course.py lab`.")
+    if argv[:1] == ["hub-link"]:  # needs no environment
+        return hub_link(argv[1:])
     if not argv or argv[0] not in COMMANDS:
         print(USAGE)
         return 0 if argv[:1] in (["-h"], ["--help"]) else 2

@@ -42,3 +42,19 @@ def test_the_binder_environment_builds_and_runs_the_course(tmp_path):
                          text=True)
     assert out.returncode == 0 and out.stdout.strip() == "end_turn", out.stderr[-2000:]
     assert sys.prefix != str(env_dir)  # the test ran in its own environment, not this one
+
+
+def test_hub_link_is_an_nbgitpuller_link_to_the_start_page():
+    from urllib.parse import parse_qs, urlparse
+
+    out = subprocess.run([sys.executable, str(ROOT / "course.py"), "hub-link",
+                          "https://hub.example.edu/", "--repo",
+                          "https://github.com/example/context-course.git"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    url = urlparse(out)
+    assert (url.scheme, url.netloc, url.path) == ("https", "hub.example.edu",
+                                                  "/hub/user-redirect/git-pull")
+    query = parse_qs(url.query)
+    assert query == {"repo": ["https://github.com/example/context-course.git"],
+                     "branch": ["main"],
+                     "urlpath": ["lab/tree/context-course/lessons/00_start_here.ipynb"]}
