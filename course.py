@@ -7,6 +7,7 @@
     python3 course.py exercises [--check]  regenerate exercises/ from solutions/
     python3 course.py grade SUBMISSIONS... [--csv grades.csv]   grade submitted notebooks
     python3 course.py lock                 pin the installed versions in constraints.txt
+    python3 course.py browser-test         a learner's session in JupyterLab, in headless Chromium
     python3 course.py hub-link HUB_URL     an nbgitpuller link that opens the course on a hub
 
 Every command first makes sure `.venv` exists here and holds the course: it is created
@@ -21,6 +22,7 @@ import hashlib
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import time
@@ -211,6 +213,27 @@ def write_binder_requirements(pins: list[str]) -> None:
     BINDER_REQUIREMENTS.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="\n")
 
 
+def browser_test(python: Path, args: list[str]) -> int:
+    """scripts/browser_test.py with Playwright installed and a system Chromium: installed
+    with apt when running as root on Debian/Ubuntu, else the test says how and skips."""
+    code = quiet([str(python), "-m", "pip", "install", "--progress-bar", "off", "-e",
+                  ".[browser]", "-c", str(CONSTRAINTS)], VENV / "install-browser.log")
+    if code != 0:
+        sys.exit(f"could not install Playwright (see {VENV / 'install-browser.log'})")
+    have = any(shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome"))
+    if not have and hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        print("installing Chromium with apt-get (the system's, never Playwright's download) ...",
+              flush=True)
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        with open(VENV / "install-chromium.log", "w", encoding="utf-8") as log:
+            subprocess.call(["apt-get", "update", "-q"], stdout=log, stderr=log, env=env)
+            subprocess.call(["apt-get", "install", "-y", "-q", "chromium"], stdout=log,
+                            stderr=log, env=env)
+    env = dict(os.environ, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD="1")
+    code = run([str(python), str(ROOT / "scripts" / "browser_test.py"), *args], env)
+    return 0 if code == 3 else code  # 3: skipped, with the reason printed
+
+
 def hub_link(args: list[str]) -> int:
     """Print an nbgitpuller link: a click clones (or updates) the course into a learner's
     JupyterHub home and opens the start page. HUB_URL [--repo URL] [--branch B] [--lang L]"""
@@ -247,6 +270,7 @@ COMMANDS = {
     "exercises": script("make_exercises.py"),
     "grade": lambda py, args: run([str(py), "-m", "agentlib.grade", *args], cwd=Path.cwd()),
     "lock": lock,
+    "browser-test": browser_test,
 }
 
 
