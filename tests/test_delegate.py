@@ -276,3 +276,31 @@ def test_the_delegate_tool_reads_as_a_real_tool():
     assert definition["name"] == "delegate"
     assert "fresh, empty" in definition["description"]
     assert definition["input_schema"]["required"] == ["task"]
+
+
+def everything_tool(team):
+    """Lesson 8's first, naive hand-back: the sub-agent's whole transcript."""
+    from agentlib.context import transcript
+
+    def delegate(task: str) -> str:
+        """Give a sub-task to a sub-agent.
+
+        Args:
+            task: the whole sub-task.
+        """
+        team.delegate(task)
+        return transcript(team.runs[-1].history)
+
+    return delegate
+
+
+@pytest.mark.parametrize("window, answered", [(16_000, False), (10_000_000, True)])
+def test_handing_back_everything_fails_by_the_window_alone(window, answered):
+    """It overflows a small window; in a large one the same lead answers right from the
+    transcripts (the stand-in reads them as a model would)."""
+    work = workloads.audit(24, seed=4, folders=3)
+    client = agentlib.connect(offline=True, context_window=window)
+    tools = Toolbox([work.workspace.list_files, everything_tool(Team(client, work.toolbox))])
+    lead = run_agent(client, replace(work, toolbox=tools), system=f"{DEFAULT_SYSTEM} {LEAD_RULES}")
+    assert (lead.stopped == "answered") is answered, lead.stopped
+    assert lead.score.success is answered

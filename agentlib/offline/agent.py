@@ -362,7 +362,7 @@ class Audit:
 
 # ---------------------------------------------------------------- lead (sub-agents)
 
-PAIR_RE = re.compile(r"^\s*([A-Za-z][\w.-]*)\s*:\s*(\d+)\s*$", re.M)
+PAIR_RE = re.compile(r"^\s*(?:[A-Z]+:\s+)?([A-Za-z][\w.-]*)\s*:\s*(\d+)\s*$", re.M)  # after a "ROLE: "?
 CUT_RE = re.compile(r"\bnot shown\b")
 
 
