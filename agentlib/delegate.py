@@ -141,7 +141,7 @@ def totals(runs: Sequence[Run], compactors: Sequence = ()) -> dict:
     folds = [c for comp in compactors for c in comp.compactions]
     summary = (sum(c.summary_input_tokens for c in folds),
                sum(c.summary_output_tokens for c in folds))
+    no_steps = Run("summary calls", [], [], [], None, None, "")  # bills only `summary`
     return {"calls": sum(r.calls for r in runs) + len(folds),
             "input_tokens": sum(r.total_input_tokens for r in runs) + summary[0],
-            "cost_usd": sum(cost(r) for r in runs) + cost(Run("summaries", [], [], [], None,
-                                                              None, ""), summary)}
+            "cost_usd": sum(cost(r) for r in runs) + cost(no_steps, summary)}

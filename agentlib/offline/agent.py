@@ -7,9 +7,9 @@ if a strategy removed the task, a finding or a constraint, the model no longer k
 The course model understands the course's three kinds of task (an audit of configs, a
 needle in a long log, a purchase under constraints). Offered a `delegate` tool, it leads
 an audit instead of doing it: one sub-task per folder, then an answer from the results;
-given a sub-task for one folder, it audits only that folder. It is a deterministic stand-in for
-a real model, written so that the effects of context management are visible; it is not
-Claude and is not meant to imitate Claude's wording.
+given a sub-task for one folder, it audits only that folder. It is a deterministic
+stand-in for a real model, written so that the effects of context management are
+visible; it is not Claude and is not meant to imitate Claude's wording.
 """
 
 from __future__ import annotations
@@ -362,7 +362,8 @@ class Audit:
 
 # ---------------------------------------------------------------- lead (sub-agents)
 
-PAIR_RE = re.compile(r"^\s*(?:[A-Z]+:\s+)?([A-Za-z][\w.-]*)\s*:\s*(\d+)\s*$", re.M)  # after a "ROLE: "?
+# a result line `name: value`, alone or after a transcript's "ASSISTANT: "
+PAIR_RE = re.compile(r"^\s*(?:[A-Z]+:\s+)?([A-Za-z][\w.-]*)\s*:\s*(\d+)\s*$", re.M)
 CUT_RE = re.compile(r"\bnot shown\b")
 
 
