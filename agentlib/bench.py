@@ -32,6 +32,7 @@ PRICES = {  # USD per million tokens; illustrative Sonnet-class prices, written 
     "cache_read": 0.30,  # 0.1x input
 }
 UNLIMITED = 10_000_000
+BEST = "cap+clear+compact"  # lesson 7's best pipeline; lesson 8 compares sub-agents with it
 SUMMARY_MAX = 8_192  # room for a structured summary of hundreds of noted findings
 
 SIZES = {  # workload sizes, the window the strategies get, and their triggers
