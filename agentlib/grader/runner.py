@@ -152,6 +152,24 @@ class Runner(Codec):
             raise decode_error(answer["error"])
         return self.decode(answer.get("value"))
 
+    def describe_names(self, names: list) -> dict:
+        """For each name the checks need: None if undefined, else how it looks."""
+        described: dict[str, Any] = {}
+        for name in map(str, names):
+            if name not in self.namespace:
+                described[name] = None
+                continue
+            value = self.namespace[name]
+            try:
+                _alarm(5)
+                described[name] = (describe_callable(value, self) if callable(value)
+                                   else {"name": name, "params": None})
+            except BaseException:
+                described[name] = {"name": name, "params": None}
+            finally:
+                _alarm(None)
+        return described
+
     # ---------------------------------------------------------------- the two phases
     def run_cells(self, cells: list[dict], timeout: float) -> None:
         """Run each cell under `timeout`; report how each ended."""
@@ -238,8 +256,7 @@ def main(argv: list[str]) -> int:
     channel.send({"op": "hello", "python": sys.version.split()[0]})
     start = channel.receive()
     runner.run_cells(start.get("cells", []), float(start.get("timeout", 30)))
-    names = {str(n): str(n) in runner.namespace for n in start.get("names", [])}
-    channel.send({"op": "ready", "names": names})
+    channel.send({"op": "ready", "names": runner.describe_names(start.get("names", []))})
     runner.serve()
     return 0
 

@@ -35,7 +35,7 @@ import sys
 import time
 import traceback
 from dataclasses import asdict, dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from .channel import Channel
@@ -162,7 +162,7 @@ def start(work: Path, site: Path, mode: str, limits: Limits) -> Sandbox:
     return Sandbox(process, Channel(up_r, down_w), work)
 
 
-@lru_cache(maxsize=None)
+@cache
 def isolation_mode(site: str) -> str:
     """'namespaces' when a namespaced runner can start here (probed once), else 'process'."""
     if sys.platform != "linux" or os.environ.get("AGENTLIB_SANDBOX") == "process":
@@ -194,7 +194,8 @@ def _check(result: int, what: str) -> None:
 
 def _mount(source: str | None, target: str, fstype: str | None, flags: int,
            data: str | None = None) -> None:
-    enc = (lambda s: s.encode() if s is not None else None)
+    def enc(s):
+        return (s.encode() if s is not None else None)
     _check(_libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags),
                        enc(data)), f"mount {target}")
 
