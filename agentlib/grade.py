@@ -33,6 +33,7 @@ invalid (not a readable notebook, or not an assignment of the course).
 from __future__ import annotations
 
 import argparse
+import compileall
 import hashlib
 import json
 import os
@@ -64,6 +65,7 @@ def pristine_copy(run: Path) -> Path:
     site = run / "site"
     shutil.copytree(PACKAGE, site / "agentlib",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+    compileall.compile_dir(site, quiet=2)  # once here, not in every worker and sandbox
     return site
 
 

@@ -172,6 +172,30 @@ def _split_in_middle(ns: dict) -> None:
     assert tried, "no test case (a bug in the check)"
 
 
+@register("ex2.find_split", "a tool_result must follow its call directly: an earlier call "
+          "does not count", hint=SPLIT_HINT + "; only messages[i - 1] counts, not any "
+          "earlier message", needs=("find_split",))
+def _split_not_adjacent(ns: dict) -> None:
+    tried = 0
+    for number, history in enumerate(HISTORIES):
+        for i in range(1, len(history) - 1):
+            if history[i]["role"] != "assistant" or not any(
+                    b["type"] == "tool_use" for b in blocks(history[i])):
+                continue
+            # a text exchange between the call and its result: the call is still earlier
+            broken = (history[:i + 1] + [user("(a user note)"), assistant("(a reply)")]
+                      + history[i + 1:])
+            assert orphan_index(broken) == i + 3, "a bug in the check"
+            got = ns["find_split"](copy_history(broken))
+            assert got == i + 3, (
+                f"find_split {_where(number, history)} with a user and an assistant text "
+                f"message put between the tool_use in message {i} and its results returned "
+                f"{got!r}; the results are now message {i + 3}, and the message just before "
+                f"them holds no tool_use: expected {i + 3}")
+            tried += 1
+    assert tried, "no test case (a bug in the check)"
+
+
 # ---------------------------------------------------------------- ex2.safe_truncate
 
 TRUNCATE_HINT = ("start at len(messages) - keep_last; while the message there opens with a "

@@ -51,16 +51,26 @@ class Codec:
     # ---------------------------------------------------------------- encoding
     def encode(self, value: Any, depth: int = 0) -> Any:
         """`value` as JSON-able data (see the module docstring)."""
+        kind = type(value)
+        if kind is str or kind is int or kind is float or kind is bool or value is None:
+            return value
         if depth > MAX_DEPTH:
             raise WireError(f"a value nested more than {MAX_DEPTH} levels deep")
-        if value is None or type(value) in (bool, str):
-            return value
+        if kind is list:
+            return [self.encode(v, depth + 1) for v in value]
+        if kind is dict:
+            out = {}
+            for k, v in value.items():
+                if type(k) is not str or k == "$":
+                    break
+                out[k] = self.encode(v, depth + 1)
+            else:
+                return out
+        return self._encode_any(value, depth)
+
+    def _encode_any(self, value: Any, depth: int) -> Any:
         if isinstance(value, bool):
             return bool(value)
-        if type(value) is int:
-            return value
-        if type(value) is float:
-            return value
         if isinstance(value, str):
             return str.__str__(value)
         if isinstance(value, int):
@@ -100,12 +110,13 @@ class Codec:
     # ---------------------------------------------------------------- decoding
     def decode(self, data: Any, depth: int = 0) -> Any:
         """The value `data` stands for (the inverse of `encode` on the other side)."""
+        kind = type(data)
+        if kind is not list and kind is not dict:
+            return data
         if depth > MAX_DEPTH:
             raise WireError(f"data nested more than {MAX_DEPTH} levels deep")
-        if isinstance(data, list):
+        if kind is list:
             return [self.decode(v, depth + 1) for v in data]
-        if not isinstance(data, dict):
-            return data
         if "$" not in data:
             return {k: self.decode(v, depth + 1) for k, v in data.items()}
         kind = data["$"]

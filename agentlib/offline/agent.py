@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from ..messages import SUMMARY_MARK, blocks, result_text
 from ..tools import parse_notice
 
+SUMMARY_REQUEST = re.compile(  # a system prompt asking for a summary, in the usual words
+    r"\bsummar|\bcondens|\bcompress|\brecap|\bdistil|\bdigest of\b|\bsum up\b"
+    r"|\bboil (?:it )?down\b|\bshorten (?:the|this|it)\b", re.I)
 CLEARED_RE = re.compile(r"^\s*\[?\s*(tool result\s+)?(cleared|removed|omitted|elided)", re.I)
 NO_TASK = ("I don't know what to do: I cannot see a task in this conversation. "
            "What would you like me to work on?")
@@ -104,7 +107,7 @@ def respond(*, system, tools, messages, seed: str) -> list[dict]:
 
 
 def _asks_for_summary(view: View) -> bool:
-    return bool(re.search(r"\bsummar", view.system, re.I))
+    return bool(SUMMARY_REQUEST.search(view.system))
 
 
 def _text(s: str) -> dict:
