@@ -156,10 +156,14 @@ def assign(subs: list[Submission], named: str | None) -> list[Submission]:
     A named assignment applies to every notebook of a folder-per-assignment layout, and
     to a student's notebooks that are that assignment or cannot be told. Otherwise a
     notebook that cannot be told takes the assignment its folder's other notebooks share.
-    When a student has several notebooks for one assignment, the newest is graded.
+    When a student has several notebooks for one assignment, the newest of those that
+    are told to be it is graded.
     """
+    told = set()
     for sub in subs:
         sub.assignment = infer(sub)
+        if sub.assignment is not None:
+            told.add(id(sub))
         if named is not None and (sub.one_per_file or sub.assignment is None):
             sub.assignment = named
     if named is None:
@@ -172,7 +176,8 @@ def assign(subs: list[Submission], named: str | None) -> list[Submission]:
             if sub.assignment is None and len(shared) == 1:
                 sub.assignment = next(iter(shared))
     chosen: dict[tuple[str, str | None], Submission] = {}
-    for sub in sorted(subs, key=lambda s: (s.path.stat().st_mtime if s.path.exists() else 0)):
+    for sub in sorted(subs, key=lambda s: (id(s) in told,  # a notebook told beats a guess
+                                           s.path.stat().st_mtime if s.path.exists() else 0)):
         chosen[(sub.student, sub.assignment if sub.assignment else str(sub.path))] = sub
     kept = list(chosen.values())
     if named is not None:

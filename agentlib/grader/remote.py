@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..grading import CheckTimeout, SubmissionGone
+from ..grading import CheckTimeout, SubmissionGone, _blame
 from .channel import ChannelBroken, ChannelClosed, ChannelTimeout
 from .sandbox import Sandbox
 from .wire import (
@@ -55,7 +55,11 @@ class RemoteFunction:
         self.__annotations__ = annotations
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._session.call(self._ref, args, kwargs)
+        try:
+            return self._session.call(self._ref, args, kwargs)
+        except BaseException as exc:
+            _blame(exc, self.__name__, args, kwargs)
+            raise
 
     def __repr__(self) -> str:
         return f"<function {self.__qualname__}>"

@@ -60,7 +60,7 @@ class Limits:
     """What one notebook may use; the defaults fit every lesson with room to spare."""
 
     cpu_seconds: int = 600
-    memory_mb: int = 2048
+    memory_mb: int = 1024
     file_mb: int = 64
     processes: int = 64
     open_files: int = 256
@@ -325,6 +325,14 @@ def _exec_runner(spec: dict) -> None:
                        str(write_fd)], spec["env"])
 
 
+def _close(fds: list[int]) -> None:
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
 def _reap_until(runner: int) -> int:
     """Reap children until `runner` ends; its exit code."""
     while True:
@@ -391,10 +399,12 @@ def _namespaced(spec: dict) -> int:
             if runner == 0:
                 os.setsid()
                 _exec_runner(spec)
+            _close(spec["fds"])  # only the runner talks to the grader
             os._exit(_reap_until(runner))
         except BaseException:
             traceback.print_exc()
             os._exit(70)
+    _close(spec["fds"])
     signal.signal(signal.SIGTERM, lambda *_: os._exit(143))  # init dies with us
     _, status = os.waitpid(init, 0)
     return os.waitstatus_to_exitcode(status)
@@ -413,6 +423,7 @@ def _supervised(spec: dict) -> int:
         _prctl(PR_SET_NO_NEW_PRIVS, 1)
         _set_limits(spec["limits"], os.getuid(), processes=False)
         _exec_runner(spec)
+    _close(spec["fds"])
     code = _reap_until(runner)
     _kill_descendants()
     return code

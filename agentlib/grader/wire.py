@@ -274,10 +274,8 @@ def decode_error(info: dict) -> Exception:
     message = str(info.get("message", ""))
     if base is UnicodeDecodeError or base is UnicodeEncodeError:
         base = UnicodeError
-    if name == base.__name__ and base is not Exception:
-        return base(message)
     safe = re.sub(r"\W", "_", name) or "Exception"
-    cls = type(safe, (base,), {"__module__": "learner"})
+    cls = type(safe, (base,), {"__module__": "learner", "__str__": lambda self: message})
     return cls(message)
 
 
