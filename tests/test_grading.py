@@ -257,6 +257,19 @@ def tricks(folder: Path, out_csv: Path, marker: Path) -> dict[str, list[str]]:
     }
 
 
+NEEDS_NAMESPACES = {"proc_fd", "solutions_copy", "env_vars", "write_outside", "detached_csv",
+                    "kill_all", "fork_bomb"}
+"""Tricks only a namespaced sandbox contains: without it they would read the teacher's
+files or signal every process of the machine (the process-level sandbox is for trusted
+notebooks, or inside a container), so they run only where namespaces work."""
+
+
+def namespaces_work() -> bool:
+    from agentlib.grader.sandbox import isolation_mode
+
+    return isolation_mode(str(ROOT)) == "namespaces"
+
+
 HONEST: dict[str, list[str]] = {
     "good": [RIGHT, CHECK_CELL],
     "todo": [TODO, CHECK_CELL],
@@ -315,6 +328,8 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     base = tmp_path_factory.mktemp("grading")
     folder, out_csv, marker = base / "submissions", base / "grades.csv", base / "marker.txt"
     adversarial = tricks(folder, out_csv, marker)
+    if not namespaces_work():
+        adversarial = {k: v for k, v in adversarial.items() if k not in NEEDS_NAMESPACES}
     for name, sources in {**HONEST, **adversarial}.items():
         write_notebook(folder / f"{name}.ipynb", sources, declare=name != "nocheck")
     write_notebook(folder / "carol" / "lesson00.ipynb", [RIGHT, CHECK_CELL])  # own folder
@@ -353,6 +368,8 @@ def test_every_trick_earns_nothing(graded: dict) -> None:
 
 
 def test_no_trick_reached_outside_its_sandbox(graded: dict) -> None:
+    if "write_outside" not in graded["tricks"]:
+        pytest.skip("user namespaces are not available here")
     assert not graded["marker"].exists()
     assert not (ROOT / "x.txt").exists()
     assert (graded["folder"] / "good.ipynb").read_bytes() == graded["good_before"]
@@ -451,6 +468,7 @@ def _can_run_as_nobody() -> str:
 
 
 @pytest.mark.skipif(bool(_can_run_as_nobody()), reason=_can_run_as_nobody() or "-")
+@pytest.mark.skipif(not namespaces_work(), reason="user namespaces are not available here")
 def test_an_unprivileged_teacher_gets_the_same_grades() -> None:
     import shutil
     import tempfile

@@ -16,9 +16,11 @@ from pathlib import Path
 import pytest
 
 from agentlib.grader import nbgrader as export
+from agentlib.grader.assignments import columns
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTION = ROOT / "solutions" / "02_truncation_and_the_400.ipynb"
+CHECKS = len(columns("02"))  # one autograder cell, one point, per check
 
 
 def test_source_cells_carry_nbgrader_metadata(tmp_path: Path) -> None:
@@ -29,8 +31,8 @@ def test_source_cells_carry_nbgrader_metadata(tmp_path: Path) -> None:
     solutions = [m for m in meta if m and m["solution"]]
     tests = [m for m in meta if m and m["grade"]]
     assert len(solutions) == 3 and all(not m["locked"] for m in solutions)
-    assert len(tests) == 12 and all(m["locked"] and m["points"] == 1 for m in tests)
-    assert len({m["grade_id"] for m in solutions + tests}) == 15
+    assert len(tests) == CHECKS and all(m["locked"] and m["points"] == 1 for m in tests)
+    assert len({m["grade_id"] for m in solutions + tests}) == 3 + CHECKS
 
 
 @pytest.mark.skipif(shutil.which("nbgrader", path=os.path.dirname(sys.executable)) is None,
@@ -59,4 +61,4 @@ def test_nbgrader_releases_and_autogrades_the_export(tmp_path: Path) -> None:
         scores = {s: (gb.find_submission("lesson02", s).score,
                       gb.find_submission("lesson02", s).max_score)
                   for s in ("perfect", "untouched")}
-    assert scores == {"perfect": (12.0, 12.0), "untouched": (0.0, 12.0)}
+    assert scores == {"perfect": (CHECKS, CHECKS), "untouched": (0.0, CHECKS)}
