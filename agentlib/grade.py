@@ -20,7 +20,8 @@ run, outside the course folder. A notebook that loops, crashes, cheats or is not
 notebook is reported, never fatal.
 
 Results are written as each notebook is done: a CSV row (`--csv`, columns student,
-assignment, file, sha256, a status per check, points, max_points, passed, total, note)
+assignment, file, sha256, a status per check, points per exercise, points, max_points,
+passed, total, note)
 and, in `--reports` (default: next to the CSV), a JSON, Markdown and HTML report per
 student and assignment, then a summary. Run the same command again to resume: rows of
 notebooks already graded (same file content) are kept, the rest graded.

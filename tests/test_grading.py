@@ -352,6 +352,7 @@ def test_grading_completes_with_exit_code_zero_and_a_csv(graded: dict) -> None:
     assert set(rows) == set(EXPECTED) | set(graded["tricks"])
     assert list(next(iter(rows.values())))[:4] == ["student", "assignment", "file", "sha256"]
     assert all(r["total"] == "3" and r["assignment"] == "00" for r in rows.values())
+    assert rows["half"]["ex0.add points"] == rows["half"]["points"] == "1"
 
 
 @pytest.mark.parametrize("student", sorted(EXPECTED))

@@ -6,7 +6,8 @@ notebooks already graded in the same version (same SHA-256). At the end of a run
 whole file is written once more from memory, atomically.
 
 Columns: student, assignment, file, sha256, one per check ("ex2.find_split: title",
-its status), points, max_points, passed, total, note.
+its status), one per exercise ("ex2.find_split points", its subtotal), points,
+max_points, passed, total, note.
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ class Graded:
         return {"exercise": exercise, "check": title, "status": "missing", "detail": "",
                 "hint": ""}
 
+    def subtotal(self, exercise: str) -> float:
+        """Points earned in one exercise."""
+        return sum(p for ex, t, p in self.columns
+                   if ex == exercise and self.status(ex, t) == "pass")
+
     @property
     def passed(self) -> int:
         return sum(self.status(ex, t) == "pass" for ex, t, _ in self.columns)
@@ -68,16 +74,23 @@ def number(value: float) -> str:
     return f"{value:g}"
 
 
+def exercises(all_columns: list[tuple[str, str, float]]) -> list[str]:
+    return list(dict.fromkeys(ex for ex, _, _ in all_columns))
+
+
 def header(all_columns: list[tuple[str, str, float]]) -> list[str]:
     return ["student", "assignment", "file", "sha256",
             *(f"{ex}: {t}" for ex, t, _ in all_columns),
+            *(f"{ex} points" for ex in exercises(all_columns)),
             "points", "max_points", "passed", "total", "note"]
 
 
 def row(g: Graded, all_columns: list[tuple[str, str, float]]) -> list[str]:
     mine = {(ex, t) for ex, t, _ in g.columns}
+    own = {ex for ex, _, _ in g.columns}
     return [g.student, g.assignment, g.file, g.sha256,
             *(g.status(ex, t) if (ex, t) in mine else "" for ex, t, _ in all_columns),
+            *(number(g.subtotal(ex)) if ex in own else "" for ex in exercises(all_columns)),
             number(g.points), number(g.max_points), str(g.passed), str(len(g.columns)),
             g.note]
 
