@@ -6,6 +6,8 @@
     python3 course.py execute [NOTEBOOK]   re-run notebooks in place, saving their outputs
     python3 course.py exercises [--check]  regenerate exercises/ from solutions/
     python3 course.py grade SUBMISSIONS... [--csv grades.csv]   grade submitted notebooks
+    python3 course.py student-copy DIR     the course for students: no solutions/, no tests
+    python3 course.py nbgrader-export [--out DIR]   the solutions as an nbgrader source/
     python3 course.py lock                 pin the installed versions in constraints.txt
     python3 course.py browser-test         a learner's session in JupyterLab, in headless Chromium
     python3 course.py hub-link HUB_URL     an nbgitpuller link that opens the course on a hub
@@ -258,6 +260,36 @@ def hub_link(args: list[str]) -> int:
     return 0
 
 
+STUDENT_COPY = ["README.md", "course.py", "pyproject.toml", "constraints.txt", ".gitignore",
+                "agentlib", "lessons", "exercises", "bench", "scripts/execute_notebooks.py",
+                "tests/conftest.py", "tests/nbval_sanitize.cfg"]
+"""What a student gets: the course without solutions/ and without the tests (which hold
+right answers to the exercises); the two tests files kept let `course.py test` check the
+lessons' saved outputs there."""
+
+
+def student_copy(python: Path, args: list[str]) -> int:
+    """Copy the course for students into DIR (which must not exist yet)."""
+    if len(args) != 1:
+        print("usage: python3 course.py student-copy DIR")
+        return 2
+    target = Path(args[0]).resolve()
+    if target.exists():
+        sys.exit(f"student-copy: {target} already exists; name a new folder")
+    if target == ROOT or ROOT in target.parents:
+        sys.exit("student-copy: choose a folder outside the course")
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".ipynb_checkpoints")
+    for name in STUDENT_COPY:
+        source, dest = ROOT / name, target / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, dest, ignore=skip)
+        elif source.exists():
+            shutil.copy2(source, dest)
+    print(f"wrote the student copy to {target} (no solutions/, no tests)")
+    return 0
+
+
 def script(name: str) -> Callable[[Path, list[str]], int]:
     """A command that runs scripts/NAME.py from where you are, so your paths work."""
     return lambda py, args: run([str(py), str(ROOT / "scripts" / name), *args], cwd=Path.cwd())
@@ -269,6 +301,9 @@ COMMANDS = {
     "execute": script("execute_notebooks.py"),
     "exercises": script("make_exercises.py"),
     "grade": lambda py, args: run([str(py), "-m", "agentlib.grade", *args], cwd=Path.cwd()),
+    "student-copy": student_copy,
+    "nbgrader-export": lambda py, args: run([str(py), "-m", "agentlib.grader.nbgrader", *args],
+                                            cwd=Path.cwd()),
     "lock": lock,
     "browser-test": browser_test,
 }

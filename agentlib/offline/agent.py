@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 from ..messages import SUMMARY_MARK, blocks, result_text
 from .summarizer import summarize, turns_from_transcript
 
+SUMMARY_REQUEST = re.compile(  # a system prompt asking for a summary, in the usual words
+    r"\bsummar|\bcondens|\bcompress|\brecap|\bdistil|\bdigest of\b|\bsum up\b"
+    r"|\bboil (?:it )?down\b|\bshorten (?:the|this|it)\b", re.I)
 CLEARED_RE = re.compile(r"^\s*\[?\s*(tool result\s+)?(cleared|removed|omitted|elided)", re.I)
 CONTINUE_RE = re.compile(r'continue with read_file\(path=("(?:[^"\\\n]|\\.)*"), offset=(\d+)\)')
 NO_TASK = ("I don't know what to do: I cannot see a task in this conversation. "
@@ -107,7 +110,7 @@ def respond(*, system, tools, messages, seed: str) -> list[dict]:
 
 
 def _asks_for_summary(view: View) -> bool:
-    return bool(re.search(r"\bsummar", view.system, re.I))
+    return bool(SUMMARY_REQUEST.search(view.system))
 
 
 def parse_notice(text: str) -> tuple[str, int] | None:
