@@ -49,6 +49,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from . import grading
 from .grader import assignments as course
 from .grader.assignments import Submission
 from .grader.feedback import write_reports, write_summary
@@ -61,11 +62,14 @@ PACKAGE = Path(__file__).resolve().parent
 # ---------------------------------------------------------------- the run's own agentlib
 
 
-def pristine_copy(run: Path) -> Path:
-    """A copy of this agentlib (no solutions/, no tests/ beside it) for the run; its site."""
+def pristine_copy(run: Path, checks_files: list[Path] = ()) -> Path:
+    """A copy of this agentlib (no solutions/, no tests/ beside it) for the run, with the
+    teacher's own checks files in its checks/ (which loads every module there); its site."""
     site = run / "site"
     shutil.copytree(PACKAGE, site / "agentlib",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+    for path in checks_files:
+        shutil.copy(path, site / "agentlib" / "checks" / f"own_{path.name}")
     compileall.compile_dir(site, quiet=2)  # once here, not in every worker and sandbox
     return site
 
@@ -210,8 +214,13 @@ def grade_class(paths: list[str], *, assignment: str | None = None,
                 cell_timeout: float = 30, check_timeout: float = 20, deadline: float = 300,
                 limits: Limits | None = None, points: dict[str, float] | None = None,
                 fresh: bool = False, progress: Callable[[str], None] | None = None,
+                checks_files: list[str] = (),
                 ) -> list[Graded]:
-    """Grade every notebook under `paths`; write rows and reports as each is done."""
+    """Grade every notebook under `paths`; write rows and reports as each is done.
+    `checks_files`: Python files of one's own checks, graded like the course's."""
+    own = [Path(f).resolve() for f in checks_files]
+    for path in own:
+        grading.load_checks_file(path)
     subs, by_assignment, known = plan(paths, assignment, exercises, points or {})
     all_columns = [c for a in sorted(by_assignment) for c in by_assignment[a]]
     book = Gradebook(Path(csv_path), all_columns) if csv_path else None
@@ -237,7 +246,7 @@ def grade_class(paths: list[str], *, assignment: str | None = None,
     run = Path(tempfile.mkdtemp(prefix="agentlib-grade-"))
     os.chmod(run, 0o755)
     try:
-        site = pristine_copy(run)
+        site = pristine_copy(run, own)
         mode = isolation_mode(str(site))
         fingerprint = digest(site)
         options = {"cell_timeout": cell_timeout, "check_timeout": check_timeout,
@@ -319,6 +328,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--points", help="JSON file of points per exercise or check")
     p.add_argument("--exercises", help="grade only these exercises (comma-separated)")
     p.add_argument("--fresh", action="store_true", help="start the CSV over (no resuming)")
+    p.add_argument("--checks", action="append", default=[], metavar="FILE",
+                   help="a Python file of your own checks (like agentlib/checks/lesson01.py); "
+                   "repeat for several")
     args = p.parse_args(argv)
     exercises = [e.strip() for e in args.exercises.split(",")] if args.exercises else None
     limits = Limits(memory_mb=args.memory_mb,
@@ -329,7 +341,10 @@ def main(argv: list[str] | None = None) -> int:
             csv_path=args.csv, reports=args.reports, jobs=args.jobs,
             cell_timeout=args.cell_timeout, check_timeout=args.check_timeout,
             deadline=args.deadline, limits=limits, points=load_points(args.points),
-            fresh=args.fresh, progress=lambda line: print(line, file=sys.stderr, flush=True))
+            fresh=args.fresh, progress=lambda line: print(line, file=sys.stderr, flush=True),
+            checks_files=args.checks)
+    except FileNotFoundError as exc:
+        p.error(str(exc))
     except KeyError as exc:
         p.error(str(exc.args[0]))
     if not graded:

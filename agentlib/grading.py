@@ -52,6 +52,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 CheckFn = Callable[[dict], None]
@@ -135,6 +136,22 @@ def register(
 def _load_checks() -> None:
     """Import agentlib.checks, whose submodules register the course's checks."""
     import agentlib.checks  # noqa: F401  (imported for its side effect)
+
+
+def load_checks_file(path: str | Path) -> list[str]:
+    """Register the checks of a Python file of one's own (a teacher's exercises), written
+    like agentlib/checks/lessonNN.py; returns the exercises it defines."""
+    import importlib.util
+
+    path = Path(path)
+    if not path.is_file() or path.suffix != ".py":
+        raise FileNotFoundError(f"checks file {str(path)!r}: not a .py file")
+    _load_checks()
+    before = {ex: len(cs) for ex, cs in CHECKS.items()}
+    spec = importlib.util.spec_from_file_location(f"agentlib_checks_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [ex for ex, cs in CHECKS.items() if len(cs) != before.get(ex, 0)]
 
 
 def exercises_matching(name: str) -> list[str]:

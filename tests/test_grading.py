@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+import demo_checks  # noqa: F401  (registers the demo exercise ex0.add)
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
@@ -27,6 +28,7 @@ from agentlib import grading
 from agentlib.grader import assignments
 
 ROOT = Path(__file__).resolve().parent.parent
+DEMO = ["--checks", str(Path(__file__).with_name("demo_checks.py"))]  # ex0 is not the course's
 
 # ---------------------------------------------------------------- check() in a notebook
 
@@ -213,7 +215,7 @@ def tricks(folder: Path, out_csv: Path, marker: Path) -> dict[str, list[str]]:
                     "as f: f.write(line + '\\n')\n            except OSError: pass\n"
                     "os.kill(os.getppid(), 9)"],
         "module_patch": [WRONG, "import agentlib.grading as g, agentlib.tokens as t, "
-                         "agentlib.messages as m, agentlib.checks.demo as d\n"
+                         "agentlib.messages as m, agentlib.checks.own_demo_checks as d\n"
                          "t.estimate_text = lambda text: 0\nm.validate = lambda msgs: None\n"
                          "g.CHECKS.clear()\ng.run_checks = lambda *a, **k: []\n"
                          "d._adds_small = d._adds_negative = d._commutes = lambda ns: None"],
@@ -233,7 +235,7 @@ def tricks(folder: Path, out_csv: Path, marker: Path) -> dict[str, list[str]]:
             "return a + b\nelse:\n    " + WRONG.replace("\n", "\n    ")],
         "write_outside": [WRONG, "import agentlib, pathlib\n"
                           "targets = [pathlib.Path(agentlib.__file__).parent / 'checks' / "
-                          f"'demo.py', pathlib.Path({str(folder / 'good.ipynb')!r}), "
+                          f"'own_demo_checks.py', pathlib.Path({str(folder / 'good.ipynb')!r}), "
                           f"pathlib.Path({str(marker)!r}), pathlib.Path({str(ROOT / 'x.txt')!r})]"
                           "\nfor p in targets:\n    try:\n        p.write_text('owned')\n"
                           "    except OSError: pass"],
@@ -309,7 +311,7 @@ def run_grader(folder: Path, out_csv: Path, *extra: str, env: dict | None = None
     return subprocess.run(
         [*(user or []), sys.executable, "-m", "agentlib.grade", str(folder), "--csv",
          str(out_csv), "--cell-timeout", "4", "--check-timeout", "4", "--deadline", "60",
-         *extra], capture_output=True, text=True, encoding="utf-8", timeout=600,
+         *DEMO, *extra], capture_output=True, text=True, encoding="utf-8", timeout=600,
         env=env or dict(os.environ), cwd=str(ROOT))
 
 
@@ -413,7 +415,7 @@ def test_a_rerun_resumes_and_a_killed_grader_keeps_its_rows(tmp_path: Path) -> N
         write_notebook(folder / f"{name}.ipynb", [RIGHT])
     write_notebook(folder / "slow.ipynb", [RIGHT, "import time\ntime.sleep(3)"])
     cmd = [sys.executable, "-m", "agentlib.grade", str(folder), "--csv", str(out_csv),
-           "--jobs", "1"]
+           "--jobs", "1", *DEMO]
     proc = subprocess.Popen(cmd, cwd=str(ROOT), stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
     for line in proc.stderr:  # a1, a2 graded first (sorted), then slow

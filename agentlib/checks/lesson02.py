@@ -16,9 +16,11 @@ from agentlib.grading import register
 from agentlib.histories import agent_history
 from agentlib.messages import (
     HistoryError,
+    assistant,
     blocks,
     copy_history,
     starts_with_tool_result,
+    user,
     validate,
 )
 
