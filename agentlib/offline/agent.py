@@ -21,8 +21,12 @@ from .summarizer import summarize, turns_from_transcript
 
 CLEARED_RE = re.compile(r"^\s*\[?\s*(tool result\s+)?(cleared|removed|omitted|elided)", re.I)
 CONTINUE_RE = re.compile(r'continue with read_file\(path=("(?:[^"\\\n]|\\.)*"), offset=(\d+)\)')
-NO_TASK = ("I don't know what to do: I cannot see a task in this conversation. "
-           "What would you like me to work on?")
+NO_TASK = (  # worded so that none of the skills' task patterns matches it
+    "I cannot see a task I can do in this conversation. I am the offline course model, a "
+    "deterministic stand-in for Claude, and I only do the course's three tasks, each with "
+    "its tools: auditing service configs for a setting above a threshold, finding the "
+    "confirmed root cause in an incident log, and choosing a laptop within your limits "
+    "(agentlib.workloads.audit, needle and constraints). For anything else, set ANTHROPIC_API_KEY and use agentlib.connect() to talk to Claude.")
 
 
 @dataclass
@@ -79,6 +83,8 @@ def read_view(system, tools, messages) -> View:
                 target.append(b["text"])
             elif kind == "text":
                 view.own_texts.append(b["text"])
+            elif kind == "thinking":  # its own earlier thinking, where the API keeps it
+                view.own_texts.append(b.get("thinking") or "")
             elif kind == "compaction" and b.get("content"):
                 view.summaries.append(b["content"])
             elif kind == "tool_use":
@@ -98,10 +104,7 @@ def respond(*, system, tools, messages, seed: str) -> list[dict]:
     for skill in (Shopping, Audit, Needle):
         if skill.applies(view):
             return skill(view).act()
-    if view.tool_names:
-        return [_text(NO_TASK)]
-    return [_text("Hello! I am the offline course model, a deterministic stand-in for a "
-                  "real model. Give me one of the course's tasks and some tools.")]
+    return [_text(NO_TASK)]  # a plain reply, never an error: the request itself was fine
 
 
 def _asks_for_summary(view: View) -> bool:
