@@ -47,8 +47,7 @@ def segments(request: dict, messages: list[dict] | None = None) -> list[list]:
         out.append([{"type": "text", "text": system}, tokens.count(system), None])
     for i, b in enumerate(system if isinstance(system, list) else []):
         mark = b.get("cache_control")
-        out.append([b, tokens.count(b.get("text", "")),
-                    mark and _ttl(mark, f"system.{i}.cache_control")])
+        out.append([b, tokens.count(b), mark and _ttl(mark, f"system.{i}.cache_control")])
     for i, m in enumerate(messages):
         for j, b in enumerate(blocks(m)):
             mark = b.get("cache_control")

@@ -58,7 +58,7 @@ def check(request: dict, betas: set[str], counting: bool) -> models.Model:
         _max_tokens(request, row)
     if "messages" not in request:
         raise APIError(400, "messages: Field required")
-    _messages(request["messages"], betas, row)
+    _messages(request["messages"], betas, row, "compaction" in request)
     _system(request.get("system"))
     _tools(request.get("tools"))
     _options(request)
@@ -77,7 +77,7 @@ def _max_tokens(request: dict, row: models.Model) -> None:
                        f"number of output tokens for {row.id}")
 
 
-def _messages(messages, betas: set[str], row: models.Model) -> None:
+def _messages(messages, betas: set[str], row: models.Model, compacting: bool) -> None:
     compaction = betas & {B.COMPACT_EDIT, B.COMPACT_ON_DEMAND}
     for i, m in enumerate(messages if isinstance(messages, list) else []):
         if isinstance(m, dict) and m.get("role") == "system":
@@ -96,7 +96,7 @@ def _messages(messages, betas: set[str], row: models.Model) -> None:
     last = messages[-1]
     resumes = isinstance(last["content"], list) and last["content"] and \
         all(b.get("type") == "compaction" for b in last["content"])
-    if last["role"] == "assistant" and not row.prefill and not resumes:
+    if last["role"] == "assistant" and not row.prefill and not resumes and not compacting:
         raise APIError(400, "This model does not support assistant message prefill. The "
                        "conversation must end with a user message.")
 
