@@ -73,7 +73,8 @@ def refusal(kind: str, row: Model) -> str:
         return ('"thinking.type.disabled" is not supported for this model. Thinking defaults '
                 'to adaptive mode when not specified; use "thinking.type.enabled" with '
                 '"budget_tokens" for extended thinking.')
-    return f'"thinking.type.{kind}" is not supported for this model. {TOOL_USE}'
+    hint = f" {TOOL_USE}" if "adaptive" in row.thinking_types else ""
+    return f'"thinking.type.{kind}" is not supported for this model.{hint}'
 
 
 # ---------------------------------------------------------------- signatures
