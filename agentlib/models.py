@@ -60,7 +60,7 @@ class Model:
 
 def _p(inp: float, out: float, read: float) -> Prices:
     """Prices with the usual cache writes: 1.25x input for 5 minutes, 2x for an hour."""
-    return Prices(inp, out, round(inp * 1.25, 4), inp * 2, read)
+    return Prices(float(inp), float(out), round(inp * 1.25, 4), inp * 2.0, read)
 
 
 _ADAPTIVE = frozenset({"adaptive"})
@@ -68,9 +68,9 @@ _OLD = dict(tokenizer="old", prefill=True, keeps_thinking=False)  # 4.5-era mode
 _NEW_ON = dict(thinking="adaptive", display="omitted", prefill=False, min_cacheable=512)
 
 CATALOG: dict[str, Model] = {m.id: m for m in [
-    Model("claude-fable-5-2", "current", 1_000_000, 128_000, Prices(8, 40, 10, 16, 0.20),
+    Model("claude-fable-5-2", "current", 1_000_000, 128_000, Prices(8.0, 40.0, 10.0, 16.0, 0.20),
           thinking_types=_ADAPTIVE, **_NEW_ON),
-    Model("claude-mythos-5-2", "current", 1_000_000, 128_000, Prices(8, 40, 10, 16, 0.20),
+    Model("claude-mythos-5-2", "current", 1_000_000, 128_000, Prices(8.0, 40.0, 10.0, 16.0, 0.20),
           thinking_types=_ADAPTIVE, **_NEW_ON),
     Model("claude-opus-5-5", "current", 1_000_000, 128_000, _p(4, 20, 0.20),
           thinking_types=_ADAPTIVE, binds_thinking=True, forced_tools_with_thinking=False,
