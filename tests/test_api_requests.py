@@ -13,7 +13,7 @@ import pytest
 from anthropic.types import anthropic_beta_param
 from apitools import LOG_TOOL, MODEL, TASK, ask, connect, message, no_network, refused  # noqa: F401
 
-from agentlib.messages import assistant, user
+from agentlib.messages import assistant, tool_result, tool_use, user
 from agentlib.offline import betas
 
 CLIENT_SIDE = {"extra_headers", "extra_query", "extra_body", "timeout"}
@@ -161,7 +161,13 @@ def test_count_tokens_parameter_is_honoured_or_refused(name, beta):
     ({"tools": [{**LOG_TOOL, "strict": True}]}, "tools.0.strict: this parameter is not"),
     ({"output_config": {"task_budget": {"type": "tokens", "total": 1000}}},
      "output_config.task_budget: Extra inputs are not permitted"),
-], ids=["sampling", "unknown", "system-role", "server-tool", "tool-field", "task-budget"])
+    ({"messages": [user({"type": "image", "source": {"type": "url", "url": "x.png"}})]},
+     "messages.0.content.0: a `image` block is not supported by the offline course model"),
+    ({"messages": [user(TASK), assistant(tool_use("toolu_1", "read_file", {"path": "a"})),
+                   user(tool_result("toolu_1", [{"type": "document", "source": {}}]))]},
+     "messages.2.content.0.content.0: a `document` block is not supported"),
+], ids=["sampling", "unknown", "system-role", "server-tool", "tool-field", "task-budget",
+        "image", "document-in-result"])
 def test_fields_outside_the_sdk_signature_are_refused_by_name(body, text):
     c = connect()
     e = refused(lambda: ask(c, extra_body=body))
@@ -195,6 +201,17 @@ def test_the_stand_in_knows_every_beta_the_sdk_names():
 def test_a_beta_field_without_its_beta_is_an_extra_input(field, value):
     e = refused(lambda: ask(connect(), extra_body={field: value}))
     assert message(e) == f"{field}: Extra inputs are not permitted"
+
+
+@pytest.mark.parametrize("kwargs, text", [
+    ({"betas": ["context-management-2025-06-27"], "context_management": {"edits": [
+        {"type": "clear_tool_uses_20250919", "keep_last": 3}]}},
+     "context_management.edits.0.keep_last: Extra inputs are not permitted"),
+    ({"betas": COMPACT_NOW, "compaction": {"type": "summarize", "trigger": 1000}},
+     "compaction.trigger: Extra inputs are not permitted"),
+], ids=["edit-field", "compaction-field"])
+def test_unknown_fields_inside_beta_parameters_are_extra_inputs(kwargs, text):
+    assert message(refused(lambda: ask(connect(), beta=True, **kwargs))) == text
 
 
 def test_each_edit_needs_its_own_beta():

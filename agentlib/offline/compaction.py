@@ -15,7 +15,7 @@ import hmac
 
 from .. import tokens
 from . import summarizer
-from .errors import APIError
+from .errors import APIError, extra
 
 TRIGGER, MINIMUM = 150_000, 50_000
 SUMMARY_MAX, LINE_MAX = 8_192, 2_048
@@ -105,6 +105,8 @@ def on_demand(request: dict, messages: list[dict]) -> dict:
     spec = request["compaction"]
     if not isinstance(spec, dict) or spec.get("type") != "summarize":
         raise APIError(400, "compaction.type: Input should be 'summarize'")
+    for key in set(spec) - {"type", "instructions"}:
+        raise extra(f"compaction.{key}")
     if "context_management" in request:  # course wording: the docs give no text
         raise APIError(400, "compaction: cannot be combined with `context_management`")
     if not any(isinstance(b, dict) and b.get("type") != "compaction"

@@ -18,13 +18,17 @@ from .. import tokens
 from ..models import Model
 from . import betas as B
 from . import compaction
-from .errors import APIError
+from .errors import APIError, extra
 
 CLEAR = "clear_tool_uses_20250919"
 CLEAR_THINKING = "clear_thinking_20251015"
 COMPACT = "compact_20260112"
 BETA_OF = {CLEAR: B.CONTEXT_MANAGEMENT, CLEAR_THINKING: B.CONTEXT_MANAGEMENT,
            COMPACT: B.COMPACT_EDIT}
+FIELDS = {CLEAR: {"type", "trigger", "keep", "clear_at_least", "exclude_tools",
+                  "clear_tool_inputs"},
+          CLEAR_THINKING: {"type", "keep"},
+          COMPACT: {"type", "trigger", "instructions", "pause_after_compaction"}}
 CLEAR_TRIGGER, CLEAR_KEEP = 100_000, 3
 CLEARED = "[tool result cleared by the server's context management]"
 
@@ -54,6 +58,8 @@ def parse(config, betas: set[str]) -> list[tuple[str, dict, str]]:
         if kind not in allowed:
             raise APIError(400, f"{where}: Input tag '{kind}' found using 'type' does not match "
                            f"any of the expected tags: {', '.join(repr(t) for t in allowed)}")
+        for key in set(edit) - FIELDS[kind]:
+            raise extra(f"{where}.{key}")
         if kind == CLEAR_THINKING and n > 0:  # course wording: the docs give no text
             raise APIError(400, f"{where}: `{CLEAR_THINKING}` must be the first edit when "
                            "edits are combined")

@@ -27,6 +27,7 @@ HEADERS = {"anthropic-user-profile-id": "user_profile_id",
            "anthropic-workspace-id": "workspace_id"}
 EFFORTS = ("low", "medium", "high", "xhigh", "max")
 TOOL_KEYS = {"type", "name", "description", "input_schema", "cache_control"}
+UNREAD = ("image", "document", "search_result", "server_tool_use")  # the course model reads text
 
 
 def check_headers(headers: dict) -> None:
@@ -84,6 +85,11 @@ def _messages(messages, betas: set[str], row: models.Model, compacting: bool) ->
             raise unsupported(f"messages.{i}.role", "a `system` message inside `messages`")
         for j, b in enumerate(m.get("content") if isinstance(m, dict) and
                               isinstance(m.get("content"), list) else []):
+            inner = b.get("content") if isinstance(b, dict) else None
+            for k, c in [(None, b)] + list(enumerate(inner if isinstance(inner, list) else [])):
+                if isinstance(c, dict) and c.get("type") in UNREAD:
+                    where = f"messages.{i}.content.{j}" + (f".content.{k}" if k is not None else "")
+                    raise unsupported(where, f"a `{c['type']}` block")
             if isinstance(b, dict) and b.get("type") == "compaction" and not compaction:
                 expected = ", ".join(f"'{t}'" for t in sorted(BLOCK_TYPES - {"compaction"}))
                 raise APIError(400, f"messages.{i}.content.{j}: Input tag 'compaction' found "
