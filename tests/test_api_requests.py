@@ -230,3 +230,8 @@ def test_a_compaction_block_needs_a_compaction_beta():
     assert message(e).startswith("messages.1.content.0: Input tag 'compaction' found using "
                                  "'type' does not match any of the expected tags:")
     assert ask(connect(), history, beta=True, betas=COMPACT_NOW).stop_reason
+
+
+def test_the_model_calls_only_the_tools_it_is_given():
+    r = ask(connect(), tools=[])
+    assert [b.type for b in r.content] == ["text"] and r.stop_reason == "end_turn"

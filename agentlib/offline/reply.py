@@ -26,7 +26,10 @@ def thought(content: list[dict], messages: list[dict]) -> str:
 
 def shape(content: list[dict], request: dict, cfg: dict | None, messages: list[dict],
           key: str, digest) -> list[dict]:
-    """Ids, tool_choice and thinking (unsigned, full text) applied to the agent's content."""
+    """Ids, tool_choice and thinking (unsigned, full text) applied to the agent's content.
+    A model calls only the tools it is given: a call to any other is dropped."""
+    offered = {t.get("name") for t in request.get("tools") or []}
+    content = [b for b in content if b["type"] != "tool_use" or b["name"] in offered]
     for n, b in enumerate(content):
         if b["type"] == "tool_use":
             b["id"] = f"toolu_{digest(key, n)[:24]}"
