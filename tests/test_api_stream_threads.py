@@ -59,7 +59,8 @@ def test_a_large_max_tokens_needs_streaming_and_works_streamed():
     c = connect()
     with pytest.raises(ValueError, match="Streaming is required"):
         ask(c, max_tokens=64_000)
-    with c.messages.stream(model=MODEL, max_tokens=64_000, messages=[user(TASK)]) as s:
+    with c.messages.stream(model=MODEL, max_tokens=64_000, messages=[user(TASK)],
+                           tools=[LOG_TOOL]) as s:
         assert s.get_final_message().stop_reason == "tool_use"
 
 
