@@ -6,7 +6,11 @@
     python3 course.py execute [NOTEBOOK]   re-run notebooks in place, saving their outputs
     python3 course.py exercises [--check]  regenerate exercises/ from solutions/
     python3 course.py grade SUBMISSIONS... [--csv grades.csv]   grade submitted notebooks
+    python3 course.py student-copy DIR     the course for students: no solutions/, no tests
+    python3 course.py nbgrader-export [--out DIR]   the solutions as an nbgrader source/
     python3 course.py lock                 pin the installed versions in constraints.txt
+    python3 course.py browser-test         a learner's session in JupyterLab, in headless Chromium
+    python3 course.py hub-link HUB_URL     an nbgitpuller link that opens the course on a hub
 
 Every command first makes sure `.venv` exists here and holds the course: it is created
 with the standard library's venv and filled with `pip install -e ".[test]" -c
@@ -17,10 +21,13 @@ Needs only Python 3.11 or newer; everything else runs with the venv's Python.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
+import time
 import venv
 from collections.abc import Callable
 from datetime import date
@@ -29,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / "course-installed.txt"
+INSTALL_LOG = VENV / "install.log"
 CONSTRAINTS = ROOT / "constraints.txt"
 USAGE = __doc__.split("\n\n")[1]
 
@@ -60,15 +68,37 @@ def ensure_venv() -> Path:
     fingerprint = install_fingerprint()
     if STAMP.exists() and STAMP.read_text(encoding="utf-8").strip() == fingerprint:
         return python
-    cmd = [str(python), "-m", "pip", "install", "-e", ".[test]"]
+    cmd = [str(python), "-m", "pip", "install", "--progress-bar", "off", "-e", ".[test]"]
     if CONSTRAINTS.exists():
         cmd += ["-c", str(CONSTRAINTS)]
-    print("installing the course into .venv (only when its requirements change) ...", flush=True)
-    code = subprocess.call(cmd, cwd=ROOT)
+    print("installing the course into .venv (once, and again only when its requirements "
+          f"change; the full log goes to {INSTALL_LOG.relative_to(ROOT)}) ...", flush=True)
+    code = quiet(cmd, INSTALL_LOG)
     if code != 0:
-        sys.exit(f"pip install failed (exit {code}); fix the error above and run again")
+        tail = INSTALL_LOG.read_text(encoding="utf-8", errors="replace").splitlines()[-25:]
+        sys.exit("\n".join(tail) + f"\npip install failed (exit {code}); the last lines are "
+                 f"above, the whole log is in {INSTALL_LOG}")
     STAMP.write_text(fingerprint + "\n", encoding="utf-8")
     return python
+
+
+def quiet(cmd: list[str], log: Path) -> int:
+    """Run `cmd` with its output in `log`, showing one progress line that counts packages
+    (rewritten in place on a terminal; printed once at the end elsewhere, e.g. in CI)."""
+    collected, tty = 0, sys.stdout.isatty()
+    with open(log, "w", encoding="utf-8") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True, encoding="utf-8", errors="replace")
+        for line in proc.stdout:
+            out.write(line)
+            if line.startswith(("Collecting ", "Processing ", "Requirement already")):
+                collected += 1
+                if tty:
+                    print(f"\r  {collected} packages resolved", end="", flush=True)
+        code = proc.wait()
+    print(("\r" if tty else "") + f"  {collected} packages resolved, installed" + " " * 20,
+          flush=True)
+    return code
 
 
 def run(cmd: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT) -> int:
@@ -81,12 +111,66 @@ def run(cmd: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT) -> 
             continue  # the child got the same Ctrl-C and decides when to stop
 
 
+START_PAGE = "lessons/00_start_here.ipynb"
+LAB_LOG = VENV / "lab.log"
+
+
 def lab(python: Path, args: list[str]) -> int:
-    """JupyterLab on the whole course, opened at lessons/. Offline unless a key is set."""
+    """JupyterLab on the whole course, opened on the start page; its log goes to a file and
+    one line says where to go. Offline unless a key is set. Works as root too (containers,
+    cloud machines, hub images), where Jupyter otherwise refuses to start."""
     env = dict(os.environ)
     env.pop("AGENTLIB_OFFLINE", None)  # agentlib picks Claude only if ANTHROPIC_API_KEY is set
-    return run([str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={ROOT}",
-                "--ContentsManager.preferred_dir=lessons", *args], env)
+    start = START_PAGE
+    if "--lang" in args:  # --lang ko: the Korean edition's start page
+        i = args.index("--lang")
+        lang, args = (args[i + 1] if i + 1 < len(args) else ""), args[:i] + args[i + 2:]
+        start = f"lessons/{lang}/00_start_here.ipynb" if lang and lang != "en" else START_PAGE
+        if not (ROOT / start).exists():
+            sys.exit(f"no start page for --lang {lang!r} ({start} does not exist)")
+    cmd = [str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={ROOT}",
+           "--ContentsManager.preferred_dir=lessons", f"--LabApp.default_url=/lab/tree/{start}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    with open(LAB_LOG, "w", encoding="utf-8") as log:
+        proc = subprocess.Popen(cmd + args, cwd=ROOT, env=env, stdout=log,
+                                stderr=subprocess.STDOUT)
+    url = wait_for_server(python, proc, start)
+    if url is None:
+        print(LAB_LOG.read_text(encoding="utf-8", errors="replace")[-3000:])
+        print(f"JupyterLab did not start (see above; the whole log is in {LAB_LOG})")
+        return proc.wait() or 1
+    print(f"JupyterLab is running: {url}\nStart with {start} (the course map), then "
+          f"lessons/01_append_only_growth.ipynb. Ctrl-C stops it; its log is in "
+          f"{LAB_LOG.relative_to(ROOT)}.", flush=True)
+    while True:
+        try:
+            return proc.wait()
+        except KeyboardInterrupt:
+            continue  # Jupyter got the same Ctrl-C and asks or stops by itself
+
+
+def wait_for_server(python: Path, proc: subprocess.Popen, page: str,
+                    seconds: float = 120) -> str | None:
+    """The URL (with its token) of `page` on the Jupyter server `proc` started, once it has
+    written its runtime file (jpserver-PID.json, where Jupyter says how to reach it)."""
+    runtime = subprocess.run([str(python), "-m", "jupyter", "--runtime-dir"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+    info_file = Path(runtime) / f"jpserver-{proc.pid}.json"
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        if info_file.exists():
+            try:
+                info = json.loads(info_file.read_text(encoding="utf-8"))
+            except ValueError:  # being written
+                info = None
+            if info:
+                host = "localhost" if info["hostname"] in ("127.0.0.1", "localhost", "") \
+                    else info["hostname"]
+                token = f"?token={info['token']}" if info.get("token") else ""
+                return f"http://{host}:{info['port']}{info['base_url']}lab/tree/{page}{token}"
+        time.sleep(0.5)
+    return None
 
 
 def test(python: Path, args: list[str]) -> int:
@@ -114,8 +198,95 @@ def lock(python: Path, args: list[str]) -> int:
         "# To upgrade: delete this file, run `python3 course.py test`, then lock again.",
     ]
     CONSTRAINTS.write_text("\n".join(header + pins) + "\n", encoding="utf-8", newline="\n")
+    write_binder_requirements(pins)
     STAMP.write_text(install_fingerprint() + "\n", encoding="utf-8")  # the venv matches it
     print(f"wrote {CONSTRAINTS.name}: {len(pins)} pins")
+    return 0
+
+
+BINDER_REQUIREMENTS = ROOT / "binder" / "requirements.txt"
+
+
+def write_binder_requirements(pins: list[str]) -> None:
+    """binder/requirements.txt: the same versions as constraints.txt, for repo2docker."""
+    lines = ["# What repo2docker installs for Binder or a JupyterHub image: the versions of",
+             "# constraints.txt (rewritten by `python3 course.py lock`); binder/postBuild then",
+             "# installs the course's own package.", *pins]
+    BINDER_REQUIREMENTS.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="\n")
+
+
+def browser_test(python: Path, args: list[str]) -> int:
+    """scripts/browser_test.py with Playwright installed and a system Chromium: installed
+    with apt when running as root on Debian/Ubuntu, else the test says how and skips."""
+    code = quiet([str(python), "-m", "pip", "install", "--progress-bar", "off", "-e",
+                  ".[browser]", "-c", str(CONSTRAINTS)], VENV / "install-browser.log")
+    if code != 0:
+        sys.exit(f"could not install Playwright (see {VENV / 'install-browser.log'})")
+    have = any(shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome"))
+    if not have and hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        print("installing Chromium with apt-get (the system's, never Playwright's download) ...",
+              flush=True)
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        with open(VENV / "install-chromium.log", "w", encoding="utf-8") as log:
+            subprocess.call(["apt-get", "update", "-q"], stdout=log, stderr=log, env=env)
+            subprocess.call(["apt-get", "install", "-y", "-q", "chromium"], stdout=log,
+                            stderr=log, env=env)
+    env = dict(os.environ, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD="1")
+    code = run([str(python), str(ROOT / "scripts" / "browser_test.py"), *args], env)
+    return 0 if code == 3 else code  # 3: skipped, with the reason printed
+
+
+def hub_link(args: list[str]) -> int:
+    """Print an nbgitpuller link: a click clones (or updates) the course into a learner's
+    JupyterHub home and opens the start page. HUB_URL [--repo URL] [--branch B] [--lang L]"""
+    import argparse
+    from urllib.parse import quote, urlencode
+
+    ap = argparse.ArgumentParser(prog="course.py hub-link", description=hub_link.__doc__)
+    ap.add_argument("hub", help="the hub's address, e.g. https://hub.example.edu")
+    ap.add_argument("--repo", help="the course's git URL (default: this clone's origin)")
+    ap.add_argument("--branch", default="main")
+    ap.add_argument("--lang", default="en", help="en, or ko for the Korean start page")
+    a = ap.parse_args(args)
+    repo = a.repo or subprocess.run(["git", "remote", "get-url", "origin"], cwd=ROOT,
+                                    capture_output=True, text=True).stdout.strip()
+    if not repo:
+        sys.exit("this clone has no 'origin' remote: give the course's git URL with --repo")
+    folder = repo.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+    page = START_PAGE if a.lang == "en" else f"lessons/{a.lang}/00_start_here.ipynb"
+    query = urlencode({"repo": repo, "branch": a.branch,
+                       "urlpath": f"lab/tree/{folder}/{page}"}, quote_via=quote)
+    print(f"{a.hub.rstrip('/')}/hub/user-redirect/git-pull?{query}")
+    return 0
+
+
+STUDENT_COPY = ["README.md", "course.py", "pyproject.toml", "constraints.txt", ".gitignore",
+                "agentlib", "lessons", "exercises", "bench", "scripts/execute_notebooks.py",
+                "tests/conftest.py", "tests/nbval_sanitize.cfg"]
+"""What a student gets: the course without solutions/ and without the tests (which hold
+right answers to the exercises); the two tests files kept let `course.py test` check the
+lessons' saved outputs there."""
+
+
+def student_copy(python: Path, args: list[str]) -> int:
+    """Copy the course for students into DIR (which must not exist yet)."""
+    if len(args) != 1:
+        print("usage: python3 course.py student-copy DIR")
+        return 2
+    target = Path(args[0]).resolve()
+    if target.exists():
+        sys.exit(f"student-copy: {target} already exists; name a new folder")
+    if target == ROOT or ROOT in target.parents:
+        sys.exit("student-copy: choose a folder outside the course")
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".ipynb_checkpoints")
+    for name in STUDENT_COPY:
+        source, dest = ROOT / name, target / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, dest, ignore=skip)
+        elif source.exists():
+            shutil.copy2(source, dest)
+    print(f"wrote the student copy to {target} (no solutions/, no tests)")
     return 0
 
 
@@ -130,7 +301,11 @@ COMMANDS = {
     "execute": script("execute_notebooks.py"),
     "exercises": script("make_exercises.py"),
     "grade": lambda py, args: run([str(py), "-m", "agentlib.grade", *args], cwd=Path.cwd()),
+    "student-copy": student_copy,
+    "nbgrader-export": lambda py, args: run([str(py), "-m", "agentlib.grader.nbgrader", *args],
+                                            cwd=Path.cwd()),
     "lock": lock,
+    "browser-test": browser_test,
 }
 
 
@@ -139,6 +314,8 @@ def main(argv: list[str]) -> int:
     if sys.version_info < (3, 11):  # noqa: UP036  (python3 may be older than the venv needs)
         sys.exit(f"the course needs Python 3.11 or newer; this is {platform.python_version()}.\n"
                  "Run it with a newer one, e.g. `python3.11 course.py lab`.")
+    if argv[:1] == ["hub-link"]:  # needs no environment
+        return hub_link(argv[1:])
     if not argv or argv[0] not in COMMANDS:
         print(USAGE)
         return 0 if argv[:1] in (["-h"], ["--help"]) else 2

@@ -33,9 +33,10 @@ PRICES = {  # USD per million tokens, from the catalog (agentlib/models.py, chec
     "cache_read": _P.cache_read,
 }
 UNLIMITED = 10_000_000
+BEST = "cap+clear+compact"  # lesson 7's best pipeline; lesson 8 compares sub-agents with it
 SUMMARY_MAX = 8_192  # room for a structured summary of hundreds of noted findings
 
-SIZES = {  # workload sizes, the window the strategies get, and their thresholds
+SIZES = {  # workload sizes, the window the strategies get, and their triggers
     "small": {"audit": 12, "needle": 400, "constraints": 8, "window": 8_000,
               "clear_at": 4_000, "compact_at": 5_000, "cap_chars": 1_500, "keep": 12},
     "large": {"audit": 200, "needle": 2_000, "constraints": 12, "window": 64_000,

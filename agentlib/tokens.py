@@ -117,10 +117,11 @@ class Running:
     """A count kept up to date as a history changes, so a step costs only what changed.
 
     It remembers the count of each message of the last list it saw. For the next list it
-    finds the positions whose message differs and counts only those and the new ones;
-    after a large change (a compaction) it simply counts everything. It keeps a reference
-    to the list, not a copy: give it a new list each time (as the loop and the strategies
-    do); the same list object again, possibly edited in place, is counted from scratch.
+    finds the positions whose message differs (at once when the list is `Derived` from the
+    last one, else by comparing) and counts only those and the new ones; after a large
+    change (a compaction) it simply counts everything. It keeps a reference to the list,
+    not a copy: give it a new list each time (as the loop and the strategies do); the same
+    list object again, possibly edited in place, is counted from scratch.
     """
 
     def __init__(self, counter=None) -> None:

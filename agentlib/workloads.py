@@ -1,6 +1,7 @@
 """Tasks with ground truth, so every lesson's claim is a measured number.
 
 - audit: many small service configs among log noise; which have `timeout_s` above 30?
+  (`folders=k` spreads them over k region folders, for sub-agents to share out.)
 - constraints: the user states limits early, many lookups follow, then asks for a choice.
 - needle: one long log whose decisive line sits near its end.
 
@@ -83,6 +84,8 @@ LOG_MESSAGES = [
 ]
 TIMEOUTS = [5, 10, 15, 20, 25, 30, 30, 35, 45, 60, 90, 120]
 DEFAULTS_TIMEOUT = 40
+REGIONS = ["eu-west", "us-east", "ap-south", "eu-north", "us-west", "ap-east", "sa-east",
+           "af-south"]  # the sub-folders of audit(folders=...)
 AUDIT_TASK = (
     "Audit the service configs in this workspace. Find every service whose `timeout_s` is "
     "above {threshold} and give its value. A service with `timeout_s = inherit` uses the value "
@@ -111,20 +114,29 @@ def _service_file(rng: random.Random, name: str, timeout: int | str) -> str:
 
 
 def audit(n_files: int = 12, seed: int = 0, *, threshold: int = 30,
-          root: str | None = None) -> Workload:
-    """Service configs among log noise; find those with `timeout_s` above `threshold`."""
+          root: str | None = None, folders: int | None = None) -> Workload:
+    """Service configs among log noise; find those with `timeout_s` above `threshold`.
+
+    `folders` spreads the configs over that many sub-folders of `services/` (one per
+    region, dealt in turn, so their sizes differ by one at most); the files' contents, the
+    truth and the shared defaults file stay the same as without it.
+    """
     _check_int("n_files", n_files, 1, 5000)
+    if folders is not None:
+        _check_int("folders", folders, 1, len(REGIONS))
     rng = random.Random(f"audit-{seed}")
     names = [WORDS[i % len(WORDS)] + ("" if i < len(WORDS) else f"-{i // len(WORDS)}")
              for i in range(n_files)]
     rng.shuffle(names)
+    where = {name: f"services/{REGIONS[i % folders]}/" if folders else "services/"
+             for i, name in enumerate(names)}
     files = {"services/_defaults.conf":
              "# shared defaults for every service\n[settings]\nretries = 3\n"
              f"timeout_s = {DEFAULTS_TIMEOUT}\npool_size = 16\n"}
     truth: dict[str, int] = {}
     for name in names:
         timeout: int | str = "inherit" if rng.random() < 0.15 else rng.choice(TIMEOUTS)
-        files[f"services/{name}.conf"] = _service_file(rng, name, timeout)
+        files[f"{where[name]}{name}.conf"] = _service_file(rng, name, timeout)
         value = DEFAULTS_TIMEOUT if timeout == "inherit" else timeout
         if value > threshold:
             truth[name] = value

@@ -14,20 +14,39 @@ time of each notebook is printed here, never written into the notebook.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import nbformat
+from jupyter_client.manager import KernelManager
+from jupyter_core.paths import jupyter_runtime_dir
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
+from traitlets import CaselessStrEnum, default
 
 ROOT = Path(__file__).resolve().parent.parent
 CELL_TIMEOUT = 120
 VOLATILE_CELL_METADATA = ("execution", "ExecuteTime")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+# What JupyterLab writes when it opens a notebook: saved the same, opening changes nothing.
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+class LocalKernelManager(KernelManager):
+    """A kernel reached over local sockets (IPC) instead of TCP: nothing listens on a port,
+    and the kernel has no reason to warn that its traffic is unencrypted. The socket path
+    is absolute, since the kernel runs in the notebook's folder, not in ours."""
+
+    transport = CaselessStrEnum(["tcp", "ipc"], default_value="ipc", config=True)
+
+    @default("ip")
+    def _absolute_ip(self) -> str:
+        folder = jupyter_runtime_dir()
+        os.makedirs(folder, exist_ok=True)
+        return os.path.join(folder, f"agentlib-kernel-{uuid.uuid4().hex[:12]}")
 
 
 def deterministic_env() -> None:
@@ -38,19 +57,19 @@ def deterministic_env() -> None:
 
 
 def strip_volatile(nb: nbformat.NotebookNode) -> None:
-    """Drop or fix what changes on every run: cell timings, widget state and model ids.
+    """Drop what changes on every run or cannot be shown later: cell timings, and widgets.
 
-    Widget state is not saved, so a widget's random model id points at nothing once the
-    kernel is gone; it is replaced by one derived from its position.
+    Widget state is not saved (its model ids change every run), so a saved widget view
+    would point at nothing: it is dropped, and the output's other forms stay (the
+    course's viewer carries a static picture and a line saying how to get the slider).
     """
-    for index, cell in enumerate(nb.cells):
+    for cell in nb.cells:
         for key in VOLATILE_CELL_METADATA:
             cell.metadata.pop(key, None)
-        for n, output in enumerate(cell.get("outputs", [])):
-            view = output.get("data", {}).get(WIDGET_VIEW)
-            if isinstance(view, dict) and "model_id" in view:
-                view["model_id"] = hashlib.sha1(f"{index}/{n}".encode()).hexdigest()[:32]
+        for output in cell.get("outputs", []):
+            output.get("data", {}).pop(WIDGET_VIEW, None)
     nb.metadata.pop("widgets", None)
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
 
 
 def execute(path: Path, timeout: int = CELL_TIMEOUT) -> float:
@@ -60,6 +79,7 @@ def execute(path: Path, timeout: int = CELL_TIMEOUT) -> float:
     start = time.perf_counter()
     NotebookClient(
         nb, timeout=timeout, kernel_name="python3", record_timing=False,
+        kernel_manager_class=LocalKernelManager,
         store_widget_state=False, coalesce_streams=True,  # one stdout block, however flushed
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()

@@ -6,6 +6,7 @@ grader must give the solutions full marks and the untouched exercises zero.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import nbformat
@@ -34,24 +35,54 @@ def test_untouched_exercise_runs_without_errors(path: Path, monkeypatch: pytest.
     assert "TODO " in printed, "no check(...) cell printed TODO for the untouched functions"
 
 
-def graded(path: Path) -> grade.Graded:
-    """Grade one course notebook on the exercises it declares."""
-    nb, why = grade.read_notebook(path)
-    assert nb is not None, why
-    exercises = grade.exercises_in(nb)
-    assert exercises, f"{path.name} declares no exercises (metadata agentlib.exercises)"
-    return grade.grade_notebook(grade.Submission(path.stem, path), exercises,
-                                cell_timeout=60, deadline=600)
+@pytest.fixture(scope="module")
+def graded_course(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The course as a class hands it in, a folder per student (several assignments
+    each): "solutions" hands in every solution, "untouched" every exercise as it is,
+    "partial" one solution only. Graded by the grading command's own code path (sandbox,
+    worker, checks across the boundary), two notebooks at a time."""
+    base = tmp_path_factory.mktemp("class")
+    for student, paths in (("solutions", SOLUTIONS), ("untouched", EXERCISES),
+                           ("partial", SOLUTIONS[1:2])):
+        (base / "subs" / student).mkdir(parents=True)
+        for path in paths:
+            shutil.copy(path, base / "subs" / student / path.name)
+    rows = grade.grade_class([str(base / "subs")], csv_path=str(base / "grades.csv"), jobs=2,
+                             cell_timeout=60, check_timeout=60, deadline=600)
+    return {"rows": {(g.student, g.assignment): g for g in rows}, "base": base}
+
+
+def number(path: Path) -> str:
+    return path.name[:2]
 
 
 @pytest.mark.parametrize("path", SOLUTIONS or [NONE_YET], ids=lambda p: p.name if p else "none")
-def test_solution_scores_full_marks(path: Path) -> None:
-    g = graded(path)
-    failed = {f"{ex}: {title}": s for (ex, title), s in g.statuses.items() if s != "pass"}
-    assert not failed, f"{failed} ({g.note})"
+def test_solution_scores_full_marks(graded_course: dict, path: Path) -> None:
+    g = graded_course["rows"][("solutions", number(path))]
+    failed = {f"{r['exercise']}: {r['check']}": (r["status"], r["detail"])
+              for r in g.results if r["status"] != "pass"}
+    assert not failed and g.passed == len(g.columns), f"{failed} ({g.note})"
 
 
 @pytest.mark.parametrize("path", EXERCISES or [NONE_YET], ids=lambda p: p.name if p else "none")
-def test_untouched_exercise_scores_zero_without_crashing(path: Path) -> None:
-    g = graded(path)
-    assert set(g.statuses.values()) <= {"todo", "missing", "fail"}, f"{g.statuses} ({g.note})"
+def test_untouched_exercise_scores_zero_without_crashing(graded_course: dict, path: Path) -> None:
+    g = graded_course["rows"][("untouched", number(path))]
+    assert g.columns and {r["status"] for r in g.results} <= {"todo", "missing", "fail"}, \
+        f"{g.results} ({g.note})"
+
+
+def test_a_folder_per_student_gives_a_row_per_assignment_with_its_own_columns(
+        graded_course: dict) -> None:
+    rows = graded_course["rows"]
+    assignments = {number(p) for p in SOLUTIONS}
+    assert set(rows) == {(s, a) for s in ("solutions", "untouched", "partial")
+                         for a in assignments}
+    for a in assignments:  # every student is graded on that assignment's checks only
+        assert {len(rows[(s, a)].columns) for s in ("solutions", "untouched", "partial")} == {
+            len(rows[("solutions", a)].columns)}
+        assert all(ex.startswith(f"ex{int(a)}.") for ex, _, _ in rows[("solutions", a)].columns)
+    missing = [g for (s, a), g in rows.items() if s == "partial" and a != number(SOLUTIONS[1])]
+    assert all(g.passed == 0 and "no notebook for assignment" in g.note for g in missing)
+    summary = (graded_course["base"] / "grades-reports" / "summary.md").read_text("utf-8")
+    total = sum(g.max_points for (s, _), g in rows.items() if s == "solutions")
+    assert "| solutions | " in summary and f"{total:g}/{total:g} |" in summary

@@ -1,9 +1,12 @@
-"""The exercise checks and the grading command, on the demo exercise ex0.add.
+"""The in-notebook `check()` and the grading command, on the demo exercise ex0.add.
 
-The grader is run once (module fixture) on a folder of small adversarial notebooks built
-here with nbformat: right, untouched, wrong, half right, an infinite loop, a loop that
-ignores Ctrl-C, a kernel that exits, a syntax error, a deleted check cell, a redefined
-`check` printing fake PASS lines, a file that is not JSON, huge output.
+`check()` runs in the learner's namespace: time limits, errors that name their input, one
+reason said once, "not run yet" only when the cell never ran. The grading command is run
+once (module fixture) on a folder of small notebooks built here: honest ones (right,
+untouched, wrong, half right, a loop, a crash, a syntax error, a deleted check cell, a
+hang inside the function) and cheating or hostile ones, each with a wrong or untouched
+answer: the trick must earn nothing, the others must be graded as if it were not there,
+and the run must end with a CSV. tests/test_grading_class.py grades the course itself.
 """
 
 from __future__ import annotations
@@ -16,11 +19,16 @@ import sys
 import time
 from pathlib import Path
 
+import demo_checks  # noqa: F401  (registers the demo exercise ex0.add)
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from agentlib import grade, grading
+from agentlib import grading
+from agentlib.grader import assignments
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ["--checks", str(Path(__file__).with_name("demo_checks.py"))]  # ex0 is not the course's
 
 # ---------------------------------------------------------------- check() in a notebook
 
@@ -35,12 +43,9 @@ def ns_with(source: str) -> dict:
 def test_check_prints_pass_for_each_check(capsys: pytest.CaptureFixture[str]) -> None:
     grading.check("ex0.add", ns_with("def add(a, b):\n    return a + b"))
     lines = capsys.readouterr().out.splitlines()
-    assert lines[:3] == [
-        "PASS  ex0.add: adds two small integers",
-        "PASS  ex0.add: handles negative numbers",
-        "PASS  ex0.add: is commutative",
-    ]
-    assert lines[3] == "3/3 checks passed"
+    assert lines == ["PASS  ex0.add: adds two small integers",
+                     "PASS  ex0.add: handles negative numbers",
+                     "PASS  ex0.add: is commutative", "3/3 checks passed"]
 
 
 def test_check_says_what_was_expected_and_gives_a_hint(capsys: pytest.CaptureFixture[str]) -> None:
@@ -50,18 +55,63 @@ def test_check_says_what_was_expected_and_gives_a_hint(capsys: pytest.CaptureFix
                      "(hint: return a + b)")
 
 
-def test_untouched_function_is_todo(capsys: pytest.CaptureFixture[str]) -> None:
+def test_one_root_cause_is_said_once(capsys: pytest.CaptureFixture[str]) -> None:
     grading.check("ex0.add", ns_with("def add(a, b):\n    raise NotImplementedError()"))
-    out = capsys.readouterr().out
-    assert out.count("TODO  ex0.add:") == 3
-    assert "not attempted yet" in out
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "TODO  ex0.add: adds two small integers — not attempted yet"
+    assert lines[1:3] == ["TODO  ex0.add: handles negative numbers — same as above",
+                          "TODO  ex0.add: is commutative — same as above"]
 
 
-def test_undefined_function_is_missing(capsys: pytest.CaptureFixture[str]) -> None:
+def test_undefined_function_is_not_run_yet(capsys: pytest.CaptureFixture[str]) -> None:
     grading.check("ex0.add", {})
     out = capsys.readouterr().out
     assert out.count("MISSING ex0.add:") == 3
-    assert "`add`" in out
+    assert "no `add` defined yet: run its cell first" in out
+
+
+def test_a_cell_that_ran_and_raised_is_not_called_not_run_yet(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    history = ["", "import math", "x = 1 / 0\ndef add(a, b):\n    return a + b"]
+    grading.check("ex0.add", {"In": history, "_ih": history})
+    out = capsys.readouterr().out
+    assert "run its cell first" not in out
+    assert "not defined although its cell ran (In [2])" in out
+
+
+def test_an_error_names_the_input_that_raised(capsys: pytest.CaptureFixture[str]) -> None:
+    grading.check("ex0.add", ns_with("def add(a, b):\n    return {}[a]"))
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("ERROR ex0.add: adds two small integers — add(2, 3) raised KeyError: 2")
+
+
+def test_a_learners_assert_is_an_error_not_a_failed_check() -> None:
+    results = grading.run_checks("ex0.add", ns_with("def add(a, b):\n    assert a < 0, 'no'"))
+    assert results[0].status == "error"
+    assert "add(2, 3) raised AssertionError: no" in results[0].detail
+
+
+def test_a_hung_function_times_out_and_the_exercise_stops(capsys: pytest.CaptureFixture[str]) -> None:
+    start = time.monotonic()
+    grading.check("ex0.add", ns_with("def add(a, b):\n    while True:\n        pass"),
+                  timeout=0.5)
+    lines = capsys.readouterr().out.splitlines()
+    assert time.monotonic() - start < 5
+    assert lines[0].startswith("TIMEOUT ex0.add: adds two small integers — timed out after "
+                               "0.5 s in add(2, 3)")
+    assert "not run: an earlier check timed out" in lines[1]
+
+
+def test_a_timer_already_running_survives_a_check() -> None:
+    import signal
+
+    signal.setitimer(signal.ITIMER_REAL, 30)
+    try:
+        grading.run_checks("ex0.add", ns_with("def add(a, b):\n    return a + b"), timeout=5)
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 25 < left <= 30
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def test_check_never_raises(capsys: pytest.CaptureFixture[str]) -> None:
@@ -69,7 +119,7 @@ def test_check_never_raises(capsys: pytest.CaptureFixture[str]) -> None:
         grading.check("ex0.add", ns_with(f"def add(a, b):\n    {body}"))
     grading.check("no.such.exercise", {})
     out = capsys.readouterr().out
-    assert "ERROR ex0.add: adds two small integers — raised ZeroDivisionError" in out
+    assert "ERROR ex0.add: adds two small integers — add(2, 3) raised ZeroDivisionError" in out
     assert "raised SystemExit" in out
     assert "ERROR no.such.exercise: exercise exists — no checks registered" in out
 
@@ -81,14 +131,11 @@ def test_check_reads_the_callers_globals(capsys: pytest.CaptureFixture[str]) -> 
     assert capsys.readouterr().out.count("PASS  ex0.add") == 3
 
 
-def test_run_checks_json_silences_the_learner_and_is_parseable(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    ns = ns_with("def add(a, b):\n    print('noise ' * 1000)\n    return a + b")
-    results = json.loads(grading.run_checks_json(["ex0.add"], ns))
-    assert "noise" not in capsys.readouterr().out
-    assert [r["status"] for r in results] == ["pass"] * 3
-    assert set(results[0]) == {"exercise", "check", "status", "detail", "hint"}
+def test_assert_check_raises_unless_the_check_passes() -> None:
+    grading.assert_check("ex0.add", "is commutative", ns_with("def add(a, b):\n    return a * b"))
+    with pytest.raises(AssertionError, match="adds two small integers"):
+        grading.assert_check("ex0.add", "adds two small integers",
+                             ns_with("def add(a, b):\n    return a * b"))
 
 
 def test_registering_the_same_check_again_replaces_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -99,7 +146,7 @@ def test_registering_the_same_check_again_replaces_it(monkeypatch: pytest.Monkey
     assert [r.status for r in grading.run_checks("tmp.ex", {})] == ["pass"]
 
 
-# ---------------------------------------------------------------- finding submissions
+# ---------------------------------------------------------------- who is who, what is what
 
 
 def test_student_names_come_from_file_stem_or_first_subfolder(tmp_path: Path) -> None:
@@ -107,45 +154,143 @@ def test_student_names_come_from_file_stem_or_first_subfolder(tmp_path: Path) ->
                 ".ipynb_checkpoints/alice-checkpoint.ipynb", "notes.txt"]:
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text("{}", encoding="utf-8")
-    subs = grade.find_submissions([str(tmp_path)])
+    subs = assignments.find_submissions([str(tmp_path)])
     assert sorted(s.student for s in subs) == ["alice", "bob", "carol"]
-    assert grade.find_submissions([str(tmp_path / "bob" / "lesson02.ipynb")])[0].student == "lesson02"
+    assert all(s.problem.startswith("not a notebook") for s in subs)
 
 
-def test_exercises_come_from_metadata_and_check_calls() -> None:
-    nb = new_notebook(cells=[new_code_cell("check('ex0')"), new_code_cell("check(\"other.ex\")")])
-    nb.metadata["agentlib"] = {"exercises": ["ex0.add", 42]}
-    assert grade.exercises_in(nb) == ["ex0.add", "other.ex"]
-    nb.metadata["agentlib"] = {"exercises": "not a list"}
-    assert grade.exercises_in(nb) == ["ex0.add", "other.ex"]
+def test_assignments_are_the_courses_own_lists() -> None:
+    course = assignments.course_assignments()
+    assert set(course) >= {f"{n:02d}" for n in range(0, 8)}
+    for path in sorted((ROOT / "solutions").glob("*.ipynb")):
+        declared = json.loads(path.read_text(encoding="utf-8"))["metadata"]["agentlib"]["exercises"]
+        assert course[assignments.normalize(path.stem)] == declared, path.name
+    assert [assignments.normalize(n) for n in ["2", "02", "lesson2", "02_truncation"]] == ["02"] * 4
+    with pytest.raises(KeyError, match="no assignment '99'"):
+        assignments.normalize("99")
+
+
+def test_points_default_to_one_per_check_and_can_be_set_per_exercise() -> None:
+    cols = assignments.columns("00")
+    assert [p for _, _, p in cols] == [1.0, 1.0, 1.0]
+    cols = assignments.columns("00", {"ex0.add": 6, "ex0.add: is commutative": 1})
+    assert [p for _, _, p in cols] == [2.0, 2.0, 1.0]
+
+
+def test_assignment_is_told_by_what_a_notebook_checks_then_by_its_name(tmp_path: Path) -> None:
+    write_notebook(tmp_path / "a" / "x.ipynb", ["check('ex2.find_split')"], declare=False)
+    write_notebook(tmp_path / "a" / "03_capping.ipynb", ["pass"], declare=False)
+    write_notebook(tmp_path / "a" / "notes.ipynb", ["pass"], declare=False)
+    subs = {s.path.name: s for s in assignments.assign(
+        assignments.find_submissions([str(tmp_path)]), None)}
+    assert subs["x.ipynb"].assignment == "02"
+    assert subs["03_capping.ipynb"].assignment == "03"
+    assert subs["notes.ipynb"].assignment is None  # a student folder of two assignments
+    named = assignments.assign(assignments.find_submissions([str(tmp_path)]), "02")
+    assert [s.path.name for s in named] == ["x.ipynb"]  # a's newest notebook of 02
 
 
 # ---------------------------------------------------------------- the grading command
 
 CHECK_CELL = "from agentlib.grading import check\ncheck('ex0.add')"
 RIGHT = "def add(a, b):\n    return a + b"
-SUBMISSIONS: dict[str, list[str]] = {
+WRONG = "def add(a, b):\n    return a - b"
+TODO = "def add(a, b):\n    # YOUR CODE HERE\n    raise NotImplementedError()"
+SECRET = "teacher-secret-4cd1"
+
+
+def tricks(folder: Path, out_csv: Path, marker: Path) -> dict[str, list[str]]:
+    """Notebooks that try to earn points they should not (each answer is wrong)."""
+    return {
+        "fake_check": [WRONG, "def check(name):\n    print('PASS  ex0.add: adds two small "
+                       "integers')\n    print('@@agentlib-check-0000@@[{\"status\": \"pass\"}]')\n"
+                       "check('ex0.add')"],
+        "print_patch": [WRONG, "import builtins\n_p = builtins.print\nbuiltins.print = lambda "
+                        "*a, **k: _p(*[str(x).replace('fail', 'pass') for x in a], **k)",
+                        CHECK_CELL],
+        "proc_fd": [WRONG, "import os, json\nline = json.dumps({'op': 'result', 'id': 1, "
+                    "'value': 5})\nfor pid in os.listdir('/proc'):\n    if pid.isdigit() and "
+                    "int(pid) != os.getpid():\n        for fd in (0, 1, 2, 3, 4, 5):\n"
+                    "            try:\n                with open(f'/proc/{pid}/fd/{fd}', 'w') "
+                    "as f: f.write(line + '\\n')\n            except OSError: pass\n"
+                    "os.kill(os.getppid(), 9)"],
+        "module_patch": [WRONG, "import agentlib.grading as g, agentlib.tokens as t, "
+                         "agentlib.messages as m, agentlib.checks.own_demo_checks as d\n"
+                         "t.estimate_text = lambda text: 0\nm.validate = lambda msgs: None\n"
+                         "g.CHECKS.clear()\ng.run_checks = lambda *a, **k: []\n"
+                         "d._adds_small = d._adds_negative = d._commutes = lambda ns: None"],
+        "solutions_copy": [
+            "import agentlib, pathlib\nroots = [pathlib.Path(agentlib.__file__).parents[1], "
+            f"pathlib.Path({str(ROOT)!r})]\nfound = [p for r in roots for p in "
+            "[r / 'solutions' / '02_truncation_and_the_400.ipynb', r / 'tests' / "
+            "'test_grading.py'] if p.exists()]\n"
+            "if found:\n    def add(a, b):\n        return a + b\nelse:\n    " + WRONG.replace(
+                "\n", "\n    ")],
+        "env_vars": [
+            f"import os, glob\nSECRET = {SECRET!r}\n"
+            "seen = any(SECRET in v for v in os.environ.values())\n"
+            "for p in glob.glob('/proc/*/environ'):\n    try:\n        seen |= SECRET.encode() "
+            "in open(p, 'rb').read()\n    except OSError: pass\n"
+            "if seen or 'ANTHROPIC_API_KEY' in os.environ:\n    def add(a, b):\n        "
+            "return a + b\nelse:\n    " + WRONG.replace("\n", "\n    ")],
+        "write_outside": [WRONG, "import agentlib, pathlib\n"
+                          "targets = [pathlib.Path(agentlib.__file__).parent / 'checks' / "
+                          f"'own_demo_checks.py', pathlib.Path({str(folder / 'good.ipynb')!r}), "
+                          f"pathlib.Path({str(marker)!r}), pathlib.Path({str(ROOT / 'x.txt')!r})]"
+                          "\nfor p in targets:\n    try:\n        p.write_text('owned')\n"
+                          "    except OSError: pass"],
+        "detached_csv": [WRONG, "import os, time\nif os.fork() == 0:\n    os.setsid()\n"
+                         "    if os.fork() == 0:\n        for _ in range(40):\n"
+                         "            try:\n                open("
+                         f"{str(out_csv)!r}, 'a').write('detached,00,x,x,pass,pass,pass,3,3,3,3,"
+                         "\\n')\n            except OSError: pass\n            time.sleep(0.25)\n"
+                         "    os._exit(0)"],
+        "kill_all": [WRONG, "import os, signal\nfor pid in os.listdir('/proc'):\n"
+                     "    if pid.isdigit() and int(pid) != os.getpid():\n        try:\n"
+                     "            os.kill(int(pid), signal.SIGKILL)\n"
+                     "        except OSError: pass"],
+        "fork_bomb": [TODO, "import os, time\nfor _ in range(100_000):\n    try:\n"
+                      "        os.fork()\n    except OSError:\n        break\ntime.sleep(60)"],
+        "memory": [WRONG, "big = bytearray(1 << 30)\nbig2 = bytearray(1 << 30)"],
+        "printing": [WRONG, "while True:\n    print('PASS  ex0.add: adds two small integers')"],
+        "huge_result": ["def add(a, b):\n    return 'x' * (80 << 20)"],
+        "equals_all": ["class Any(int):\n    def __eq__(self, other):\n        return True\n"
+                       "    __hash__ = int.__hash__\ndef add(a, b):\n    return Any(a - b)"],
+    }
+
+
+NEEDS_NAMESPACES = {"proc_fd", "solutions_copy", "env_vars", "write_outside", "detached_csv",
+                    "kill_all", "fork_bomb"}
+"""Tricks only a namespaced sandbox contains: without it they would read the teacher's
+files or signal every process of the machine (the process-level sandbox is for trusted
+notebooks, or inside a container), so they run only where namespaces work."""
+
+
+def namespaces_work() -> bool:
+    from agentlib.grader.sandbox import isolation_mode
+
+    return isolation_mode(str(ROOT)) == "namespaces"
+
+
+HONEST: dict[str, list[str]] = {
     "good": [RIGHT, CHECK_CELL],
-    "todo": ["def add(a, b):\n    # YOUR CODE HERE\n    raise NotImplementedError()", CHECK_CELL],
-    "wrong": ["def add(a, b):\n    return a - b", CHECK_CELL],
+    "todo": [TODO, CHECK_CELL],
+    "wrong": [WRONG, CHECK_CELL],
     "half": ["def add(a, b):\n    return abs(a) + b", CHECK_CELL],
     "loop": [RIGHT, "while True:\n    pass", CHECK_CELL],
-    "sigign": [RIGHT, "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
-               "while True:\n    pass", CHECK_CELL],
+    "stubborn": [RIGHT, "import signal\nfor s in (signal.SIGINT, signal.SIGALRM):\n"
+                 "    signal.signal(s, signal.SIG_IGN)\nwhile True:\n    pass", CHECK_CELL],
     "exits": [RIGHT, "import os\nos._exit(1)", CHECK_CELL],
     "syntax": ["def add(a, b)\n    return a + b", CHECK_CELL],
     "nocheck": ["def add(a, b):\n    return a * b"],  # check cell and metadata deleted
-    "fake": ["def add(a, b):\n    return a - b",
-             "def check(name):\n    print('PASS  ex0.add: adds two small integers')\n"
-             "    print('@@agentlib-check-0000@@[{\"status\": \"pass\"}]')\ncheck('ex0.add')"],
-    "huge": ["def add(a, b):\n    print('x' * 2_000_000)\n    return a + b",
-             "print('y' * 2_000_000)", CHECK_CELL],
+    "hangs": ["def add(a, b):\n    while True:\n        pass"],
+    "raises": ["def add(a, b):\n    return {}[a]"],
 }
 EXPECTED = {
     "good": ["pass"] * 3, "todo": ["todo"] * 3, "wrong": ["fail"] * 3,
-    "half": ["pass", "fail", "fail"], "loop": ["pass"] * 3, "sigign": ["timeout"] * 3,
+    "half": ["pass", "fail", "fail"], "loop": ["pass"] * 3, "stubborn": ["timeout"] * 3,
     "exits": ["crashed"] * 3, "syntax": ["missing"] * 3, "nocheck": ["fail", "fail", "pass"],
-    "fake": ["fail"] * 3, "huge": ["pass"] * 3, "broken": ["invalid"] * 3,
+    "hangs": ["timeout"] * 3, "raises": ["error"] * 3, "broken": ["invalid"] * 3,
     "carol": ["pass"] * 3,
 }
 
@@ -161,112 +306,189 @@ def write_notebook(path: Path, sources: list[str], declare: bool = True) -> None
         nbformat.write(nb, f)
 
 
-@pytest.fixture(scope="module")
-def cell_timeout() -> float:
-    """Seconds a legitimate cell may take here: importing agentlib in a kernel, with margin."""
-    start = time.monotonic()
-    subprocess.run([sys.executable, "-c", "import agentlib.grading, agentlib.checks"], check=True)
-    return max(6.0, round(4 * (time.monotonic() - start)))
+def run_grader(folder: Path, out_csv: Path, *extra: str, env: dict | None = None,
+               user: list[str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*(user or []), sys.executable, "-m", "agentlib.grade", str(folder), "--csv",
+         str(out_csv), "--cell-timeout", "4", "--check-timeout", "4", "--deadline", "60",
+         *DEMO, *extra], capture_output=True, text=True, encoding="utf-8", timeout=600,
+        env=env or dict(os.environ), cwd=str(ROOT))
 
 
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory: pytest.TempPathFactory, cell_timeout: float) -> dict:
-    """Run `python -m agentlib.grade` once on every adversarial submission."""
-    folder = tmp_path_factory.mktemp("submissions")
-    for name, sources in SUBMISSIONS.items():
-        write_notebook(folder / f"{name}.ipynb", sources, declare=name != "nocheck")
-    write_notebook(folder / "carol" / "lesson00.ipynb", [RIGHT, CHECK_CELL])  # per-student folder
-    (folder / "broken.ipynb").write_text("this is not JSON {", encoding="utf-8")
-    out_csv = folder.parent / "grades.csv"
-    deadline = 4 * cell_timeout + 30
-    start = time.monotonic()
-    proc = subprocess.run(
-        [sys.executable, "-m", "agentlib.grade", str(folder), "--csv", str(out_csv),
-         "--cell-timeout", str(cell_timeout), "--deadline", str(deadline), "--jobs", "4"],
-        capture_output=True, text=True, encoding="utf-8", timeout=20 * deadline,
-    )
-    elapsed = time.monotonic() - start
+def read_rows(out_csv: Path) -> dict[str, dict]:
     with open(out_csv, encoding="utf-8", newline="") as f:
-        rows = {row["student"]: row for row in csv.DictReader(f)}
-    return {"proc": proc, "rows": rows, "elapsed": elapsed, "deadline": deadline,
-            "cell_timeout": cell_timeout}
+        return {row["student"]: row for row in csv.DictReader(f)}
 
 
 def statuses(row: dict) -> list[str]:
     return [v for k, v in row.items() if k.startswith("ex0.add: ")]
 
 
-def test_grading_completes_with_exit_code_zero(graded: dict) -> None:
-    assert graded["proc"].returncode == 0, graded["proc"].stderr[-2000:]
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Run `python -m agentlib.grade` once on every honest and every hostile notebook."""
+    base = tmp_path_factory.mktemp("grading")
+    folder, out_csv, marker = base / "submissions", base / "grades.csv", base / "marker.txt"
+    adversarial = tricks(folder, out_csv, marker)
+    if not namespaces_work():
+        adversarial = {k: v for k, v in adversarial.items() if k not in NEEDS_NAMESPACES}
+    for name, sources in {**HONEST, **adversarial}.items():
+        write_notebook(folder / f"{name}.ipynb", sources, declare=name != "nocheck")
+    write_notebook(folder / "carol" / "lesson00.ipynb", [RIGHT, CHECK_CELL])  # own folder
+    (folder / "broken.ipynb").write_text("this is not JSON {", encoding="utf-8")
+    good_before = (folder / "good.ipynb").read_bytes()
+    env = dict(os.environ, SECRET_TEACHER_VAR=SECRET, ANTHROPIC_API_KEY=f"sk-{SECRET}")
+    start = time.monotonic()
+    proc = run_grader(folder, out_csv, "--memory-mb", "1024", "--jobs", "2", env=env)
+    elapsed = time.monotonic() - start
+    time.sleep(1.5)  # a detached process would write now
+    return {"proc": proc, "rows": read_rows(out_csv), "elapsed": elapsed, "base": base,
+            "tricks": sorted(adversarial), "good_before": good_before, "folder": folder,
+            "marker": marker, "csv": out_csv}
+
+
+def test_grading_completes_with_exit_code_zero_and_a_csv(graded: dict) -> None:
+    assert graded["proc"].returncode == 0, graded["proc"].stderr[-3000:]
     assert "good" in graded["proc"].stdout and "3/3" in graded["proc"].stdout
+    rows = graded["rows"]
+    assert set(rows) == set(EXPECTED) | set(graded["tricks"])
+    assert list(next(iter(rows.values())))[:4] == ["student", "assignment", "file", "sha256"]
+    assert all(r["total"] == "3" and r["assignment"] == "00" for r in rows.values())
+    assert rows["half"]["ex0.add points"] == rows["half"]["points"] == "1"
 
 
 @pytest.mark.parametrize("student", sorted(EXPECTED))
-def test_each_submission_gets_a_clear_status(graded: dict, student: str) -> None:
+def test_each_honest_submission_gets_a_clear_status(graded: dict, student: str) -> None:
     row = graded["rows"][student]
     assert statuses(row) == EXPECTED[student], row["note"]
     assert int(row["passed"]) == EXPECTED[student].count("pass")
-    assert row["total"] == "3"
 
 
-def test_csv_has_one_row_per_student_and_a_column_per_check(graded: dict) -> None:
-    rows = graded["rows"]
-    assert set(rows) == set(EXPECTED)
-    assert list(next(iter(rows.values())))[:2] == ["student", "file"]
-    assert len(statuses(rows["good"])) == 3
+def test_every_trick_earns_nothing(graded: dict) -> None:
+    earned = {s: graded["rows"][s]["passed"] for s in graded["tricks"]}
+    assert earned == dict.fromkeys(graded["tricks"], "0"), {
+        s: (graded["rows"][s]["passed"], graded["rows"][s]["note"]) for s in graded["tricks"]}
+
+
+def test_no_trick_reached_outside_its_sandbox(graded: dict) -> None:
+    if "write_outside" not in graded["tricks"]:
+        pytest.skip("user namespaces are not available here")
+    assert not graded["marker"].exists()
+    assert not (ROOT / "x.txt").exists()
+    assert (graded["folder"] / "good.ipynb").read_bytes() == graded["good_before"]
+    assert "detached,00,x" not in graded["csv"].read_text(encoding="utf-8")
+    assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob("agentlib-grade-*/work/*"))
 
 
 def test_notes_say_what_went_wrong(graded: dict) -> None:
     rows = graded["rows"]
-    assert "timed out" in rows["loop"]["note"]
-    assert "ignored the interrupt" in rows["sigign"]["note"]
-    assert "kernel died in cell 3" in rows["exits"]["note"]
+    assert "timed out after 4 s in cell 3" in rows["loop"]["note"]
+    assert "ignored the interrupt" in rows["stubborn"]["note"]
+    assert "died in cell 3" in rows["exits"]["note"]
     assert "SyntaxError in cell 2" in rows["syntax"]["note"]
-    assert "not JSON" in rows["broken"]["note"]
+    assert "not a notebook: JSONDecodeError" in rows["broken"]["note"]
+    assert "MemoryError in cell 3" in rows["memory"]["note"]
+
+
+def test_reports_go_back_with_details_hints_and_one_reason_once(graded: dict) -> None:
+    reports = graded["csv"].with_name("grades-reports")
+    md = (reports / "syntax" / "00.md").read_text(encoding="utf-8")
+    assert "**0 of 3 points**" in md
+    assert "cell 2, which defines it, raised SyntaxError" in md
+    assert md.count("same as above") == 2
+    raises = json.loads((reports / "raises" / "00.json").read_text(encoding="utf-8"))
+    assert "add(2, 3) raised KeyError: 2" in raises["results"][0]["detail"]
+    assert "Hint: return a + b" in (reports / "half" / "00.md").read_text(encoding="utf-8")
+    assert "<td class=\"pass\">PASS</td>" in (reports / "good" / "00.html").read_text(
+        encoding="utf-8")
+    summary = (reports / "summary.md").read_text(encoding="utf-8")
+    assert "| good | 3/3 | 3/3 |" in summary
 
 
 def test_grading_is_bounded_in_time(graded: dict) -> None:
-    # 13 notebooks, 4 at a time; the slow ones wait one or two cell timeouts, never the deadline
-    assert graded["elapsed"] < 4 * (graded["deadline"] + 10)
+    assert graded["elapsed"] < 240, graded["elapsed"]
 
 
-@pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
-def test_deadline_kills_the_kernel_and_its_children(tmp_path: Path, cell_timeout: float) -> None:
-    pidfile = tmp_path / "child.pid"
-    write_notebook(tmp_path / "stubborn.ipynb", [
-        RIGHT,
-        "import signal, subprocess\n"
-        "child = subprocess.Popen(['sleep', '600'])\n"
-        f"open({str(pidfile)!r}, 'w').write(str(child.pid))\n"
-        "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
-        "while True:\n    pass",
-    ])
-    deadline = max(15.0, cell_timeout)  # the notebook imports nothing slow
-    start = time.monotonic()
-    result = grade.grade_notebook(grade.Submission("stubborn", tmp_path / "stubborn.ipynb"),
-                                  ["ex0.add"], cell_timeout=600, deadline=deadline)
-    assert time.monotonic() - start < deadline + 10
-    assert set(result.statuses.values()) == {"timeout"}
-    assert "deadline" in result.note
-    assert pidfile.exists(), "the deadline came before the loop started; raise it"
-    child = int(pidfile.read_text(encoding="utf-8"))
-    for _ in range(50):
-        if not alive(child):
+def test_a_rerun_resumes_and_a_killed_grader_keeps_its_rows(tmp_path: Path) -> None:
+    folder, out_csv = tmp_path / "subs", tmp_path / "grades.csv"
+    for name in ("a1", "a2", "a3"):
+        write_notebook(folder / f"{name}.ipynb", [RIGHT])
+    write_notebook(folder / "slow.ipynb", [RIGHT, "import time\ntime.sleep(3)"])
+    cmd = [sys.executable, "-m", "agentlib.grade", str(folder), "--csv", str(out_csv),
+           "--jobs", "1", *DEMO]
+    proc = subprocess.Popen(cmd, cwd=str(ROOT), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    for line in proc.stderr:  # a1, a2 graded first (sorted), then slow
+        if line.startswith("graded a3"):
             break
-        time.sleep(0.1)
-    else:
-        pytest.fail(f"the kernel's child {child} survived the deadline")
+    proc.kill()
+    proc.wait()
+    kept = read_rows(out_csv)
+    assert set(kept) == {"a1", "a2", "a3"}
+    with open(out_csv, "a", encoding="utf-8") as f:
+        f.write("torn,00,half a ro")  # a row cut off by the kill
+    done = subprocess.run(cmd, cwd=str(ROOT), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert [ln for ln in done.stderr.splitlines() if ln.startswith("graded")] == [
+        ln for ln in done.stderr.splitlines() if ln.startswith("graded slow")]
+    rows = read_rows(out_csv)
+    assert set(rows) == {"a1", "a2", "a3", "slow"}
+    assert all(r["passed"] == "3" for r in rows.values())
 
 
-def alive(pid: int) -> bool:
-    """Whether `pid` runs (a zombie waiting to be reaped counts as dead)."""
+# ---------------------------------------------------------------- without namespaces, other users
+
+
+def test_the_process_level_sandbox_grades_the_same(tmp_path: Path) -> None:
+    folder, out_csv = tmp_path / "subs", tmp_path / "grades.csv"
+    chosen = {k: v for k, v in {**HONEST, **tricks(folder, out_csv, tmp_path / "m")}.items()
+              if k in ("good", "wrong", "loop", "exits", "print_patch", "module_patch",
+                       "fake_check")}
+    chosen["own_env"] = [  # its own environment is clean (another process's is not hidden)
+        f"import os\nif any({SECRET!r} in v for v in os.environ.values()) or "
+        "'ANTHROPIC_API_KEY' in os.environ:\n    def add(a, b):\n        return a + b\n"
+        "else:\n    " + WRONG.replace("\n", "\n    ")]
+    for name, sources in chosen.items():
+        write_notebook(folder / f"{name}.ipynb", sources)
+    env = dict(os.environ, AGENTLIB_SANDBOX="process", SECRET_TEACHER_VAR=SECRET,
+               ANTHROPIC_API_KEY=f"sk-{SECRET}")
+    proc = run_grader(folder, out_csv, "--jobs", "2", env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "process)" in proc.stderr
+    rows = read_rows(out_csv)
+    want = {"good": 3, "loop": 3, "wrong": 0, "exits": 0, "print_patch": 0, "module_patch": 0,
+            "fake_check": 0, "own_env": 0}
+    assert {k: int(r["passed"]) for k, r in rows.items()} == want
+
+
+def _can_run_as_nobody() -> str:
+    if sys.platform != "linux" or os.geteuid() != 0 or not Path("/usr/bin/setpriv").exists():
+        return "needs root and setpriv to switch to an unprivileged user"
+    probe = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                            sys.executable, "-c", "import agentlib.grade"],
+                           capture_output=True, cwd=str(ROOT))
+    return "" if probe.returncode == 0 else "this Python is not usable by an unprivileged user"
+
+
+@pytest.mark.skipif(bool(_can_run_as_nobody()), reason=_can_run_as_nobody() or "-")
+@pytest.mark.skipif(not namespaces_work(), reason="user namespaces are not available here")
+def test_an_unprivileged_teacher_gets_the_same_grades() -> None:
+    import shutil
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="agentlib-nobody-"))
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/status")
-    if status.exists():
-        state = [ln for ln in status.read_text(encoding="utf-8").splitlines()
-                 if ln.startswith("State:")]
-        return not (state and "Z" in state[0].split()[1])
-    return True
+        folder, out_csv = base / "subs", base / "out" / "grades.csv"
+        write_notebook(folder / "good.ipynb", [RIGHT])
+        write_notebook(folder / "cheat.ipynb", [WRONG, "import os\nos.kill(os.getppid(), 9)"])
+        out_csv.parent.mkdir()
+        for p in (base, folder, out_csv.parent, *folder.iterdir()):
+            os.chmod(p, 0o777 if p.is_dir() else 0o666)
+        proc = run_grader(folder, out_csv, user=["setpriv", "--reuid=65534", "--regid=65534",
+                                                 "--clear-groups"],
+                          env=dict(os.environ, TMPDIR=str(base)))
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        rows = read_rows(out_csv)
+        assert {k: r["passed"] for k, r in rows.items()} == {"good": "3", "cheat": "0"}
+    finally:
+        shutil.rmtree(base, ignore_errors=True)

@@ -74,6 +74,16 @@ def test_agent_loop_known_mistakes_fail(mistake, title):
     assert got[title] == "fail", got
 
 
+def test_agent_loop_that_ignores_max_steps_fails_exactly_the_stop_check():
+    def agent_loop(client, workload, *, model, system, max_tokens=1024, max_steps=30):
+        return _loop(client, workload, model=model, system=system, max_tokens=max_tokens,
+                     max_steps=30)  # max_steps ignored
+
+    got = statuses("ex1.agent_loop", agent_loop=agent_loop)
+    assert {t for t, s in got.items() if s != "pass"} == {
+        "stops when the model stops asking for tools, with the answer"}
+
+
 def test_agent_loop_api_rejection_is_a_fail_with_the_api_message():
     results = run_checks("ex1.agent_loop", {"agent_loop": _with("no_reply")})
     detail = next(r.detail for r in results if r.status == "fail")
@@ -114,6 +124,14 @@ def test_estimate_known_mistakes_fail(wrong, title):
     assert got[title] == "fail", got
 
 
+def test_estimate_as_a_numpy_int_passes():
+    import numpy as np
+
+    assert set(statuses("ex1.estimate_tokens",
+                        estimate_tokens=lambda t: np.int64(math.ceil(len(t) / 4))).values()) \
+        == {"pass"}
+
+
 # ---------------------------------------------------------------- ex1.session_cost
 
 
@@ -123,6 +141,16 @@ def _right_cost(input_tokens, output_tokens, *, input_price=3.0, output_price=15
 
 def test_cost_right_answer_passes():
     assert set(statuses("ex1.session_cost", session_cost=_right_cost).values()) == {"pass"}
+
+
+def test_cost_as_a_decimal_passes():
+    from decimal import Decimal
+
+    def session_cost(input_tokens, output_tokens, *, input_price=3.0, output_price=15.0):
+        return (Decimal(sum(input_tokens)) * Decimal(str(input_price))
+                + Decimal(sum(output_tokens)) * Decimal(str(output_price))) / Decimal(1_000_000)
+
+    assert set(statuses("ex1.session_cost", session_cost=session_cost).values()) == {"pass"}
 
 
 @pytest.mark.parametrize("wrong, title", [
@@ -157,6 +185,17 @@ def _right_overflow(input_tokens, window, max_tokens=0):
 
 def test_overflow_right_answer_passes():
     assert set(statuses("ex1.first_overflow", first_overflow=_right_overflow).values()) \
+        == {"pass"}
+
+
+def test_overflow_as_a_numpy_int_passes():
+    import numpy as np
+
+    def first_overflow(input_tokens, window, max_tokens=0):
+        found = _right_overflow(input_tokens, window, max_tokens)
+        return None if found is None else np.int64(found)
+
+    assert set(statuses("ex1.first_overflow", first_overflow=first_overflow).values()) \
         == {"pass"}
 
 

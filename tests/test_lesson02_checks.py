@@ -98,6 +98,19 @@ def test_find_split_that_only_looks_at_the_first_message_fails_the_middle_check(
         "finds a split in the middle of a history"}
 
 
+def test_find_split_that_accepts_a_call_in_any_earlier_message_fails_the_middle_check():
+    def any_earlier(messages):
+        called = set()
+        for i, message in enumerate(messages):
+            if any(b["type"] == "tool_result" and b["tool_use_id"] not in called
+                   for b in blocks(message)):
+                return i
+            called |= {b["id"] for b in blocks(message) if b["type"] == "tool_use"}
+        return None
+    assert failed("ex2.find_split", find_split=any_earlier) == {
+        "finds a split in the middle of a history"}
+
+
 def test_find_split_returning_false_for_no_split_fails():
     def false_not_none(messages):
         found = find_split(messages)

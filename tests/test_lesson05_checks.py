@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from checktools import statuses
+from checktools import all_pass, statuses
 
 from agentlib.checks import lesson05
 from agentlib.context.compact import FREE_FORM_PROMPT, STRUCTURED_PROMPT
@@ -194,6 +194,19 @@ def test_a_prompt_that_never_asks_for_a_summary_fails_the_workloads():
     result = statuses("ex5.structured_prompt", summary_prompt=lambda: prompt)
     assert result[SECTIONS_CHECK] == result[VERBATIM_CHECK] == "pass"
     assert result[BUDGET_CHECK] == result[AUDIT_CHECK] == "fail"
+
+
+@pytest.mark.parametrize("prompt", [
+    "Condense the conversation so far into these sections: Goal, Progress, Key facts, "
+    "Decisions, Next steps. Copy each limit the user stated exactly as written.",
+    "Compress the earlier turns. Sections: goal, progress, key facts, decisions, next "
+    "steps; keep every constraint of the user word for word.",
+    "Recap the work under five headings (Goal, Progress, Key facts, Decisions, Next steps) "
+    "and quote the user's limits.",
+])
+def test_equivalent_wording_passes_every_check(prompt):
+    assert all_pass("ex5.structured_prompt", summary_prompt=lambda: prompt), statuses(
+        "ex5.structured_prompt", summary_prompt=lambda: prompt)
 
 
 def test_an_empty_prompt_fails_every_check():

@@ -192,15 +192,25 @@ def test_show_window_displays_html():
 
 def test_window_viewer_slider_spans_the_steps(capsys):
     run = fake_run(n=4, error_at=3)
-    box = viz.window_viewer(run, window=3000)
-    slider, caption, page = box.children
+    viewer = viz.window_viewer(run, window=3000)
+    slider, caption, page = viewer.widget.children
     assert slider.max - slider.min + 1 == len(run.steps)
     assert "error: prompt is too long" in caption.value
     slider.value = 0
     assert "step 0" in caption.value
-    assert page.value == viz.window_html(run.steps[0].sent, system=SYSTEM, tools=TOOLS,
-                                         window=3000)
+    assert viz.window_html(run.steps[0].sent, system=SYSTEM, tools=TOOLS,
+                           window=3000) in page.value
+    assert "overflow-y:auto" in page.value  # its own scroll area, opening at the newest rows
     assert capsys.readouterr().out == ""
+
+
+def test_a_saved_viewer_shows_the_last_step_and_how_to_get_the_slider():
+    run = fake_run(n=4)
+    bundle = viz.window_viewer(run, window=3000)._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle  # live: the widget
+    assert "VBox" not in bundle["text/plain"] and "run the cells above" in bundle["text/plain"]
+    last = viz.window_html(run.steps[-1].sent, system=SYSTEM, tools=TOOLS, window=3000)
+    assert last in bundle["text/html"] and "run the cells above" in bundle["text/html"]
 
 
 def test_window_viewer_without_ipywidgets(monkeypatch):
@@ -215,6 +225,6 @@ def test_window_viewer_without_ipywidgets(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", no_widgets)
     run = fake_run(n=3)
-    view = viz.window_viewer(run)
-    assert isinstance(view, viz.WindowView)
-    assert view.html == viz.window_html(run.steps[-1].sent, system=SYSTEM, tools=TOOLS)
+    bundle = viz.window_viewer(run)._repr_mimebundle_()
+    assert set(bundle) == {"text/html", "text/plain"}
+    assert viz.window_html(run.steps[-1].sent, system=SYSTEM, tools=TOOLS) in bundle["text/html"]

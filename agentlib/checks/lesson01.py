@@ -1,23 +1,28 @@
 """Checks for lesson 01's exercises (append-only growth).
 
-- ex1.agent_loop: the loop by hand; every request re-sends the whole history.
+- ex1.agent_loop: the loop by hand; every request re-sends the whole history, and it
+  stops after max_steps requests.
 - ex1.estimate_tokens: characters / 4, rounded up, over characters (not bytes).
 - ex1.session_cost: every request is billed for everything it sends.
 - ex1.first_overflow: the first request that leaves no room for a full reply (max_tokens
   included); with max_tokens=0, the first the API refuses.
 
 The agent_loop checks run the learner's loop against the offline course model (always
-offline, whatever the environment says) and compare it with `agentlib.loop.run_agent`.
+offline, whatever the environment says) and compare it with `agentlib.loop.run_agent`;
+the requests are counted by the model itself (when grading, the grader's model answers
+them). A number may be any integer or real type (numpy's int64, a Decimal).
 """
 
 from __future__ import annotations
 
+import decimal
 import json
 import math
+import numbers
 import tempfile
 from functools import lru_cache
 
-from agentlib.grading import register
+from agentlib.grading import portable, register
 
 # ---------------------------------------------------------------- ex1.agent_loop
 
@@ -38,33 +43,39 @@ def _reference_run():
                               system=LOOP_SYSTEM, max_tokens=LOOP_MAX_TOKENS, max_steps=30)
 
 
-def _loop_runs(ns: dict) -> tuple[tuple, object]:
+def _loop_runs(ns: dict, max_steps: int = 30) -> tuple[tuple, object]:
     """(the learner's (history, input_tokens), agentlib's Run) on the same small audit."""
-    import anthropic
-
-    from agentlib import connect, workloads
-    from agentlib.client import model_name
-
     reference = _reference_run()
-    with tempfile.TemporaryDirectory(prefix="agentlib-ex1-") as root:
-        work = workloads.audit(3, seed=1, root=root)
-        client = connect(offline=True)
-        try:
-            got = ns["agent_loop"](client, work, model=model_name(client),
-                                   system=LOOP_SYSTEM, max_tokens=LOOP_MAX_TOKENS,
-                                   max_steps=30)
-        except anthropic.APIStatusError as e:
-            body = e.body if isinstance(e.body, dict) else {}
-            message = (body.get("error") or {}).get("message", str(e))
-            raise AssertionError(f"the API rejected a request with {e.status_code}: "
-                                 f"{message}") from None
-    assert isinstance(got, tuple) and len(got) == 2, \
+    got, _ = _learner_loop(ns, max_steps)
+    assert isinstance(got, tuple | list) and len(got) == 2, \
         f"agent_loop should return (history, input_tokens), got {type(got).__name__}"
     history, input_tokens = got
     assert isinstance(history, list) and isinstance(input_tokens, list), \
         (f"history and input_tokens should be lists, got {type(history).__name__} and "
          f"{type(input_tokens).__name__}")
     return (history, input_tokens), reference
+
+
+def _learner_loop(ns: dict, max_steps: int):
+    """(what the learner's loop returned, how many requests the model received)."""
+    import anthropic
+
+    from agentlib import connect, workloads
+    from agentlib.client import model_name
+
+    with tempfile.TemporaryDirectory(prefix="agentlib-ex1-") as root:
+        work = portable(workloads.audit, 3, seed=1, root=root)
+        client = connect(offline=True)
+        try:
+            got = ns["agent_loop"](client, work, model=model_name(client),
+                                   system=LOOP_SYSTEM, max_tokens=LOOP_MAX_TOKENS,
+                                   max_steps=max_steps)
+        except anthropic.APIStatusError as e:
+            body = e.body if isinstance(e.body, dict) else {}
+            message = (body.get("error") or {}).get("message", str(e))
+            raise AssertionError(f"the API rejected a request with {e.status_code}: "
+                                 f"{message}") from None
+    return got, client.course_model.calls
 
 
 def _plain(message) -> dict:
@@ -77,7 +88,7 @@ def _plain(message) -> dict:
 def _loop_shape(ns: dict) -> None:
     (history, input_tokens), _ = _loop_runs(ns)
     assert input_tokens, "input_tokens is empty: record response.usage.input_tokens each turn"
-    bad = [t for t in input_tokens if not isinstance(t, int) or isinstance(t, bool)]
+    bad = [t for t in input_tokens if not _is_int(t)]
     assert not bad, f"input_tokens should hold ints (usage.input_tokens), got {bad[0]!r}"
     assert history and history[0].get("role") == "user", \
         "the history should start with the user's task"
@@ -111,7 +122,7 @@ def _loop_history(ns: dict) -> None:
 
 @register("ex1.agent_loop", "stops when the model stops asking for tools, with the answer",
           hint="break when response.stop_reason != 'tool_use'; the last message is the "
-               "answer", needs=("agent_loop",))
+               "answer; and never send more than max_steps requests", needs=("agent_loop",))
 def _loop_stops(ns: dict) -> None:
     from agentlib.messages import message_text
 
@@ -123,6 +134,16 @@ def _loop_stops(ns: dict) -> None:
     assert last.get("role") == "assistant", "the history should end with the model's answer"
     assert message_text(last) == reference.answer, \
         "the last message should be the model's final answer, unchanged"
+    for max_steps in (1, 2):  # and it stops at max_steps, whatever the model asks
+        assert reference.calls > max_steps, "the audit is too short (a bug in the check)"
+        got, requests = _learner_loop(ns, max_steps)
+        assert requests <= max_steps, (
+            f"with max_steps={max_steps} your loop sent {requests} requests; the task needs "
+            f"{reference.calls}, so the loop must stop after {max_steps}")
+        assert isinstance(got, tuple | list) and len(got) == 2 and \
+            isinstance(got[1], list) and len(got[1]) == requests, (
+                f"with max_steps={max_steps} the model received {requests} request(s); "
+                "input_tokens should hold one count per request")
 
 
 # ---------------------------------------------------------------- ex1.estimate_tokens
@@ -130,9 +151,15 @@ def _loop_stops(ns: dict) -> None:
 EST_HINT = "math.ceil(len(text) / 4): len() of the str counts characters"
 
 
+def _is_int(value) -> bool:
+    """An integer of any integer type (int, numpy's int64), but not True or False."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and \
+        type(value).__name__ not in ("bool_", "bool")
+
+
 def _est(ns: dict, text: str):
     got = ns["estimate_tokens"](text)
-    assert isinstance(got, int) and not isinstance(got, bool), \
+    assert _is_int(got), \
         f"estimate_tokens({text!r}) should return an int, got {type(got).__name__} {got!r}"
     return got
 
@@ -182,9 +209,9 @@ COST_HINT = ("sum every request's input tokens times input_price, plus output to
 
 def _cost(ns: dict, inputs, outputs, **prices) -> float:
     got = ns["session_cost"](list(inputs), list(outputs), **prices)
-    assert isinstance(got, int | float) and not isinstance(got, bool), \
+    assert isinstance(got, numbers.Real | decimal.Decimal) and not isinstance(got, bool), \
         f"session_cost should return a number of dollars, got {type(got).__name__}"
-    return got
+    return float(got)
 
 
 def _near(a: float, b: float) -> bool:
@@ -238,7 +265,7 @@ def _over(ns: dict, inputs, window, **kw):
 def _same(got, want) -> bool:
     if want is None:
         return got is None
-    return isinstance(got, int) and not isinstance(got, bool) and got == want
+    return _is_int(got) and got == want
 
 
 @register("ex1.first_overflow", "finds the index of the first step that does not fit",

@@ -16,9 +16,11 @@ from agentlib.grading import register
 from agentlib.histories import agent_history
 from agentlib.messages import (
     HistoryError,
+    assistant,
     blocks,
     copy_history,
     starts_with_tool_result,
+    user,
     validate,
 )
 
@@ -123,8 +125,8 @@ def _no_split(ns: dict) -> None:
 
 
 @register("ex2.find_split", "finds a split in the middle of a history",
-          hint=SPLIT_HINT + "; look at every message, not only the first",
-          needs=("find_split",))
+          hint=SPLIT_HINT + "; look at every message, not only the first, and only at the "
+          "message just before it, not any earlier one", needs=("find_split",))
 def _split_in_middle(ns: dict) -> None:
     tried = 0
     for number, history in enumerate(HISTORIES):
@@ -138,6 +140,17 @@ def _split_in_middle(ns: dict) -> None:
             assert got == i, (f"find_split {_where(number, history)} with message {i} (an "
                               f"assistant tool_use) deleted returned {got!r}; its result is "
                               f"now message {i} and follows a user message: expected {i}")
+            # a text exchange between a call and its results: the call is earlier, but not
+            # in the message just before them, which the API requires
+            apart = (history[:i + 1] + [user("(a user note)"), assistant("(a reply)")]
+                     + history[i + 1:])
+            assert orphan_index(apart) == i + 3, "a bug in the check"
+            got = ns["find_split"](copy_history(apart))
+            assert got == i + 3, (
+                f"find_split {_where(number, history)} with a user and an assistant text "
+                f"message put between the tool_use in message {i} and its results returned "
+                f"{got!r}; the results are now message {i + 3}, and the message just before "
+                f"them holds no tool_use: expected {i + 3}")
             tried += 1
     assert tried, "no test case (a bug in the check)"
 

@@ -10,8 +10,10 @@
   budget to be kept and the audit to be right. A free-form prompt fails.
 
 The offline summarizer is extractive: it treats a system prompt as a summarizing request
-when it says "summar...", and as a structured one when it also asks for a goal and for
-facts. The section and "verbatim" checks ask for what a real model needs as well.
+when it asks to summarize (or condense, compress, recap...), and as a structured one when
+it also asks for a goal and for facts. The section and "verbatim" checks ask for what a
+real model needs as well, in any usual wording ("verbatim", "word for word", "copy each
+limit exactly as written", ...).
 tests/test_lesson05_checks.py proves that correct answers pass and known wrong ones fail.
 """
 
@@ -22,7 +24,7 @@ import tempfile
 from collections.abc import Iterator
 from functools import lru_cache
 
-from agentlib.grading import register
+from agentlib.grading import portable, register
 from agentlib.histories import agent_history
 from agentlib.messages import (
     HistoryError,
@@ -71,7 +73,7 @@ def _compact_cases() -> Iterator[tuple[str, list[dict], float]]:
 
 
 def _decide(ns: dict, history: list[dict], ratio: float, trigger: int, margin: int) -> bool:
-    meter = _meter(history, ratio)
+    meter = portable(_meter, history, ratio)
     got = ns["should_compact"](copy_history(history), meter, trigger, margin)
     assert isinstance(got, bool), f"should_compact should return True or False, got {got!r}"
     return got
@@ -203,7 +205,15 @@ def _boundary_pure(ns: dict) -> None:
 
 SECTIONS = {"goal": r"\bgoal", "progress": r"\bprogress", "key facts": r"\bfacts?\b",
             "decisions": r"\bdecisions?\b", "next steps": r"\bnext steps?\b"}
-VERBATIM = re.compile(r"verbatim|word for word|exact words|\bquote", re.I)
+VERBATIM = re.compile(
+    r"verbatim|word[- ]for[- ]word|letter[- ]for[- ]letter|character[- ]for[- ]character"
+    r"|\bquot(?:e|es|ed|ing)\b|\bliterally\b|\bunchanged\b|\bunaltered\b"
+    r"|exact (?:words?|wording|text|terms|figures|numbers|phrasing)"
+    r"|exactly as (?:written|stated|given|said|worded|phrased|the user)"
+    r"|as (?:written|stated) by the user"
+    r"|\b(?:copy|copies|keep|repeat|preserve|reproduce|restate|transcribe)\b[^.\n]{0,60}"
+    r"\b(?:exactly|precisely|as written|as stated|without (?:changing|rewording|paraphras))",
+    re.I)
 PROMPT_HINT = ("the summary call's system prompt: say that it summarizes, name the five "
                "sections (goal, progress, key facts, decisions, next steps), and ask for the "
                "user's constraints verbatim")
@@ -257,7 +267,8 @@ def _sections(ns: dict) -> None:
 def _verbatim(ns: dict) -> None:
     prompt = _prompt(ns)
     assert VERBATIM.search(prompt), (
-        "the prompt does not ask for the user's constraints verbatim (or word for word); "
+        "the prompt does not ask for the user's constraints verbatim (or word for word, or "
+        "copied exactly as written); "
         "a paraphrased limit ('a reasonable budget') is a lost limit")
 
 

@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from unittest import mock
 
-from agentlib.grading import register
+from agentlib.grading import in_learner_process, register
 
 # ---------------------------------------------------------------- a simulated crash
 
@@ -140,6 +140,28 @@ def record_renames(fail: bool = False) -> Iterator[list[tuple[str, str]]]:
         yield calls
 
 
+def write_crashing(fn: Callable, path, text: str, budget: int) -> tuple[bool, bool]:
+    """fn(path, text) while every write after `budget` characters crashes: (whether fn let
+    the crash through, whether it fired). Runs where the learner's function lives."""
+    with crash_mid_write(budget, _globals(fn)) as crash:
+        try:
+            fn(path, text)
+        except SimulatedCrash:
+            return True, crash["fired"]
+    return False, crash["fired"]
+
+
+def write_renaming(fn: Callable, path, text: str, fail: bool) -> tuple[list, bool]:
+    """fn(path, text), recording its renames (with `fail`, crashing at the first one):
+    (the renames, whether the crash came through). Runs where the learner's function lives."""
+    with record_renames(fail) as renames:
+        try:
+            fn(path, text)
+        except SimulatedCrash:
+            return renames, True
+    return renames, False
+
+
 # ---------------------------------------------------------------- ex6.atomic_write
 
 OLD = ("Plan: check 3 files in order, in services/ with .conf: auth, cart, media\n"
@@ -200,22 +222,18 @@ def _atomic_crash(ns: dict) -> None:
     with _folder() as folder:
         path = folder / "notes.md"
         _write(path, OLD)
-        raised = None
-        with crash_mid_write(len(NEW) // 2, _globals(ns["atomic_write"])) as crash:
-            try:
-                ns["atomic_write"](path, NEW)
-            except SimulatedCrash as e:
-                raised = e
-        assert crash["fired"], ("the simulated crash never fired: write the file with "
-                                "open(), os.fdopen(), Path.write_text() or os.write()")
+        raised, fired = in_learner_process(write_crashing, ns["atomic_write"], path, NEW,
+                                           len(NEW) // 2)
+        assert fired, ("the simulated crash never fired: write the file with "
+                       "open(), os.fdopen(), Path.write_text() or os.write()")
         got = _read(path)
         assert got == OLD, (
             f"after a crash half-way through the write, notes.md holds {len(got)} "
             f"characters ({got[:24]!r}...), not the old notes: writing in place "
             "(open(path, 'w')) empties the file first; write a temp file, then rename it "
             "over the notes")
-        assert raised is not None, ("atomic_write swallowed the crash; let the exception "
-                                    "propagate so the caller knows the write failed")
+        assert raised, ("atomic_write swallowed the crash; let the exception "
+                        "propagate so the caller knows the write failed")
 
 
 @register("ex6.atomic_write", "leaves no temp file behind after a crash",
@@ -226,15 +244,11 @@ def _atomic_cleanup(ns: dict) -> None:
         with _folder() as folder:
             path = folder / "notes.md"
             _write(path, OLD)
-            try:
-                if where == "mid-write":
-                    with crash_mid_write(len(NEW) // 2, _globals(ns["atomic_write"])):
-                        ns["atomic_write"](path, NEW)
-                else:
-                    with record_renames(fail=True):
-                        ns["atomic_write"](path, NEW)
-            except SimulatedCrash:
-                pass
+            if where == "mid-write":
+                in_learner_process(write_crashing, ns["atomic_write"], path, NEW,
+                                   len(NEW) // 2)
+            else:
+                in_learner_process(write_renaming, ns["atomic_write"], path, NEW, True)
             left = _listing(folder)
             assert left == ["notes.md"], (
                 f"after a crash {where} the folder holds {left}; only notes.md should be "
@@ -249,8 +263,7 @@ def _atomic_rename(ns: dict) -> None:
     with _folder() as folder:
         path = folder / "notes.md"
         _write(path, OLD)
-        with record_renames() as renames:
-            ns["atomic_write"](path, NEW)
+        renames, _ = in_learner_process(write_renaming, ns["atomic_write"], path, NEW, False)
         target = os.path.realpath(path)
         into = [(src, dst) for src, dst in renames if os.path.realpath(dst) == target]
         assert into, ("notes.md was written in place: no os.replace(tmp, path) (or "

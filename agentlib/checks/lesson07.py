@@ -239,13 +239,19 @@ PIPELINE_HINT = ("adopt the layers in order: cap read_file, clear old results, a
 
 @dataclass
 class Trial:
-    """What the check measured of one pipeline."""
+    """What the check measured of one pipeline. Everything but `error` and `stopped` is
+    counted by the model the check owns, not reported by the learner's process."""
 
     error: str | None = None  # what went wrong before a run could be scored
-    run: object = None
+    stopped: str = ""  # how the run ended, as run_agent said in the learner's process
     calls: int = 0  # every successful create through the client: agent and summaries
+    agent_calls: int = 0  # the agent's own successful requests (those with tools)
     input_tokens: int = 0  # all their input tokens (cached or not, compaction iterations)
     baseline: int = 0  # append-only's input tokens on the same workload
+    peak: int = 0  # the largest agent request's input tokens
+    refused: str = ""  # the model's error message when it refused a request
+    answer: str | None = None  # the model's last reply to the agent, when it ended the turn
+    score: object = None  # the workload's score of that answer
 
 
 @lru_cache(maxsize=1)
@@ -262,21 +268,29 @@ def _append_only_tokens() -> int:
 
 
 def _counting_client():
-    """A fresh offline client whose server adds up every successful request."""
+    """A fresh offline client whose model records every request it answers or refuses."""
     from agentlib import connect
 
     client = connect(offline=True, context_window=WINDOW)
-    model, tally = client.course_model, {"calls": 0, "input": 0}
+    model = client.course_model
+    tally: dict = {"calls": 0, "input": 0, "agent": [], "refused": "", "last": None}
     create = model.create
 
     def counted(request, betas, key=""):
-        out = create(request, betas, key)
+        try:
+            out = create(request, betas, key)
+        except Exception as e:
+            tally["refused"] = tally["refused"] or " ".join(str(e).split())[:200]
+            raise
         usage = out["usage"]
+        sent = (usage["input_tokens"] + usage["cache_creation_input_tokens"]
+                + usage["cache_read_input_tokens"])
         tally["calls"] += 1
-        tally["input"] += (usage["input_tokens"] + usage["cache_creation_input_tokens"]
-                           + usage["cache_read_input_tokens"]
-                           + sum(i["input_tokens"] for i in usage.get("iterations", [])
-                                 if i["type"] == "compaction"))
+        tally["input"] += sent + sum(i["input_tokens"] for i in usage.get("iterations", [])
+                                     if i["type"] == "compaction")
+        if request.get("tools"):
+            tally["agent"].append(sent)
+            tally["last"] = out
         return out
 
     model.create = counted
@@ -288,58 +302,70 @@ def _raised(what: str, exc: BaseException) -> str:
     return f"{what} raised {type(exc).__name__}: {text[:240]}"
 
 
-def _trial(fn) -> Trial:
-    """Run the learner's pipeline once; never raise (except NotImplementedError: a TODO)."""
-    from agentlib import workloads
+def run_pipeline(fn, client, work, notes_dir: str) -> dict:
+    """Build the learner's pipeline and run the audit with it, where the learner's code
+    lives: {"error": what went wrong or None, "stopped": how run_agent ended}. Never
+    raises (except NotImplementedError: a TODO)."""
     from agentlib.context.compact import Compactor
     from agentlib.loop import DEFAULT_SYSTEM, run_agent
     from agentlib.tools import Toolbox
 
+    try:
+        spec = fn(client, work, notes_dir)
+    except NotImplementedError:
+        raise
+    except Exception as e:
+        return {"error": _raised("pipeline(client, workload, notes_dir)", e)}
+    if not isinstance(spec, dict):
+        return {"error": f"pipeline should return a dict with keys among {', '.join(KEYS)}; "
+                         f"got {type(spec).__name__}"}
+    unknown = sorted(set(spec) - set(KEYS))
+    if unknown:
+        return {"error": f"unknown key(s) {', '.join(map(repr, unknown))}: use {', '.join(KEYS)}"}
+    context = spec.get("context") or []
+    if not isinstance(context, list | tuple) or not all(callable(s) for s in context):
+        return {"error": "'context' should be a list of strategies (callables: messages -> "
+                         f"messages), got {context!r:.120}"}
+    if any(isinstance(s, Compactor) and s.client is not client for s in context):
+        return {"error": "a Compactor uses another client: build it with the `client` "
+                         "pipeline receives, so that its summary calls are counted too"}
+    for key in ("toolbox", "extra_tools"):
+        if spec.get(key) is not None and not isinstance(spec[key], Toolbox):
+            return {"error": f"'{key}' should be an agentlib.tools.Toolbox, got "
+                             f"{type(spec[key]).__name__}"}
+    if spec.get("toolbox") is not None:
+        work.toolbox = spec["toolbox"]
+    try:
+        run = run_agent(client, work, context=list(context),
+                        system=spec.get("system", DEFAULT_SYSTEM),
+                        extra_tools=spec.get("extra_tools"), extra=spec.get("extra"),
+                        max_steps=MAX_STEPS, max_tokens=MAX_TOKENS, label="pipeline")
+    except Exception as e:
+        return {"error": _raised("the run (one of your strategies or tools)", e)}
+    return {"error": None, "stopped": str(run.stopped)}
+
+
+def _trial(fn) -> Trial:
+    """Run the learner's pipeline once; judge it by what the check's own model saw."""
+    from agentlib import workloads
+    from agentlib.grading import in_learner_process, portable
+
     trial = Trial(baseline=_append_only_tokens())
     client, tally = _counting_client()
     with tempfile.TemporaryDirectory(prefix="agentlib-ex7-") as root:
-        work = workloads.audit(N_FILES, seed=SEED, root=f"{root}/workspace")
-        try:
-            spec = fn(client, work, f"{root}/notes")
-        except NotImplementedError:
-            raise
-        except Exception as e:
-            trial.error = _raised("pipeline(client, workload, notes_dir)", e)
-            return trial
-        if not isinstance(spec, dict):
-            trial.error = (f"pipeline should return a dict with keys among {', '.join(KEYS)}; "
-                           f"got {type(spec).__name__}")
-            return trial
-        unknown = sorted(set(spec) - set(KEYS))
-        if unknown:
-            trial.error = (f"unknown key(s) {', '.join(map(repr, unknown))}: use "
-                           f"{', '.join(KEYS)}")
-            return trial
-        context = spec.get("context") or []
-        if not isinstance(context, list | tuple) or not all(callable(s) for s in context):
-            trial.error = ("'context' should be a list of strategies (callables: messages -> "
-                           f"messages), got {context!r:.120}")
-            return trial
-        foreign = [s for s in context if isinstance(s, Compactor) and s.client is not client]
-        if foreign:
-            trial.error = ("a Compactor uses another client: build it with the `client` "
-                           "pipeline receives, so that its summary calls are counted too")
-            return trial
-        for key in ("toolbox", "extra_tools"):
-            if spec.get(key) is not None and not isinstance(spec[key], Toolbox):
-                trial.error = f"'{key}' should be an agentlib.tools.Toolbox, got {type(spec[key]).__name__}"
-                return trial
-        if spec.get("toolbox") is not None:
-            work.toolbox = spec["toolbox"]
-        try:
-            trial.run = run_agent(client, work, context=list(context),
-                                  system=spec.get("system", DEFAULT_SYSTEM),
-                                  extra_tools=spec.get("extra_tools"), extra=spec.get("extra"),
-                                  max_steps=MAX_STEPS, max_tokens=MAX_TOKENS, label="pipeline")
-        except Exception as e:
-            trial.error = _raised("the run (one of your strategies or tools)", e)
-            return trial
+        work = portable(workloads.audit, N_FILES, seed=SEED, root=f"{root}/workspace")
+        outcome = in_learner_process(run_pipeline, fn, client, work, f"{root}/notes")
+    if not isinstance(outcome, dict):
+        outcome = {"error": f"the run reported {type(outcome).__name__}, not a dict"}
+    trial.error, trial.stopped = outcome.get("error"), str(outcome.get("stopped", ""))[:300]
     trial.calls, trial.input_tokens = tally["calls"], tally["input"]
+    trial.agent_calls, trial.peak = len(tally["agent"]), max(tally["agent"], default=0)
+    trial.refused = tally["refused"]
+    last = tally["last"]
+    if last is not None and last.get("stop_reason") != "tool_use":
+        trial.answer = "\n".join(b.get("text", "") for b in last.get("content", [])
+                                 if b.get("type") == "text")
+    trial.score = work.score(trial.answer) if trial.answer is not None else None
     return trial
 
 
@@ -361,17 +387,21 @@ def _scored(ns: dict) -> Trial:
     return t
 
 
+def _answered(t: Trial) -> bool:
+    return t.answer is not None and not t.refused
+
+
 def report(t: Trial) -> str:
     """One line: what the check measured against the budget."""
     if t.error is not None:
         return f"audit({N_FILES}) in a {WINDOW:,}-token window: no run ({t.error})"
-    r = t.run
     share = t.input_tokens / t.baseline
-    extra = t.calls - sum(1 for s in r.steps if not s.error)
-    return (f"audit({N_FILES}) in a {WINDOW:,}-token window: {r.stopped.split(':')[0]} after "
-            f"{r.calls} requests (+{extra} summary calls); {r.score.detail}; peak "
-            f"{r.peak_input_tokens:,} tokens (budget {PEAK_BUDGET:,}); input {t.input_tokens:,} "
-            f"= {share:.0%} of append-only's {t.baseline:,} (budget {INPUT_BUDGET:.0%})")
+    ended = "answered" if _answered(t) else (t.stopped.split(":")[0] or "no answer")
+    return (f"audit({N_FILES}) in a {WINDOW:,}-token window: {ended} after "
+            f"{t.agent_calls} requests (+{t.calls - t.agent_calls} summary calls); "
+            f"{getattr(t.score, 'detail', 'no answer to score')}; peak {t.peak:,} tokens "
+            f"(budget {PEAK_BUDGET:,}); input {t.input_tokens:,} = {share:.0%} of "
+            f"append-only's {t.baseline:,} (budget {INPUT_BUDGET:.0%})")
 
 
 @register("ex7.pipeline", "returns a pipeline run_agent can use (context, toolbox, system, ...)",
@@ -385,31 +415,34 @@ def _pipeline_shape(ns: dict) -> None:
 @register("ex7.pipeline", f"answers audit({N_FILES}) in a {WINDOW:,}-token window, without a 400",
           hint=PIPELINE_HINT, needs=("pipeline",))
 def _pipeline_answers(ns: dict) -> None:
-    r = _scored(ns).run
-    if r.stopped == "max_steps":
-        raise AssertionError(f"no answer after {r.calls} requests: is the agent re-reading "
-                             "results that were cleared or cut too soon?")
-    assert r.stopped == "answered", (f"the run stopped after {r.calls} requests: "
-                                     f"{r.stopped.removeprefix('error: ')[:200]}")
+    t = _scored(ns)
+    if t.refused:
+        raise AssertionError(f"the model refused a request after {t.agent_calls} requests: "
+                             f"{t.refused}")
+    if t.answer is None and t.stopped == "max_steps":
+        raise AssertionError(f"no answer after {t.agent_calls} requests: is the agent "
+                             "re-reading results that were cleared or cut too soon?")
+    assert t.answer is not None, (f"the run stopped after {t.agent_calls} requests without an "
+                                  f"answer: {t.stopped.removeprefix('error: ')[:200]}")
 
 
 @register("ex7.pipeline", "still finds every service (full marks)",
           hint=PIPELINE_HINT + "; a sliding window or a free-form summary forgets findings",
           needs=("pipeline",))
 def _pipeline_score(ns: dict) -> None:
-    r = _scored(ns).run
-    assert r.score.success, f"the answer scored {r.score}"
+    t = _scored(ns)
+    assert t.score is not None and t.score.success, \
+        f"the answer scored {t.score}" if t.score is not None else "there was no answer"
 
 
 @register("ex7.pipeline", f"keeps every request within {PEAK_BUDGET:,} tokens",
           hint="clear or compact earlier: a trigger (with its margin) well under the budget, "
                "since a request grows by a tool result after the check", needs=("pipeline",))
 def _pipeline_peak(ns: dict) -> None:
-    r = _scored(ns).run
-    peak = max((s.input_tokens for s in r.steps), default=0)
-    assert r.steps and peak <= PEAK_BUDGET and not r.steps[-1].error, (
-        f"the largest request was {peak:,} tokens"
-        + (" and then one was refused" if r.steps and r.steps[-1].error else "")
+    t = _scored(ns)
+    assert t.agent_calls and t.peak <= PEAK_BUDGET and not t.refused, (
+        f"the largest request was {t.peak:,} tokens"
+        + (" and then one was refused" if t.refused else "")
         + f"; the budget is {PEAK_BUDGET:,}")
 
 
@@ -418,8 +451,8 @@ def _pipeline_peak(ns: dict) -> None:
           "a compaction's summary call sends the old part again", needs=("pipeline",))
 def _pipeline_tokens(ns: dict) -> None:
     t = _scored(ns)
-    assert t.run.stopped == "answered", \
-        f"the run did not answer ({t.run.stopped.split(':')[0]}): its token count says nothing yet"
+    assert _answered(t), \
+        f"the run did not answer ({t.stopped.split(':')[0]}): its token count says nothing yet"
     share = t.input_tokens / t.baseline
     assert share <= INPUT_BUDGET, (
         f"{t.calls} calls sent {t.input_tokens:,} input tokens, {share:.0%} of append-only's "

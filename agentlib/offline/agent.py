@@ -5,9 +5,11 @@ step. Nothing is remembered between calls, and nothing knows which lesson is run
 if a strategy removed the task, a finding or a constraint, the model no longer knows it.
 
 The course model understands the course's three kinds of task (an audit of configs, a
-needle in a long log, a purchase under constraints). It is a deterministic stand-in for
-a real model, written so that the effects of context management are visible; it is not
-Claude and is not meant to imitate Claude's wording.
+needle in a long log, a purchase under constraints). Offered a `delegate` tool, it leads
+an audit instead of doing it: one sub-task per folder, then an answer from the results;
+given a sub-task for one folder, it audits only that folder. It is a deterministic
+stand-in for a real model, written so that the effects of context management are
+visible; it is not Claude and is not meant to imitate Claude's wording.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from dataclasses import dataclass, field
 from ..messages import SUMMARY_MARK, blocks, result_text
 from .summarizer import summarize, turns_from_transcript
 
+SUMMARY_REQUEST = re.compile(  # a system prompt asking for a summary, in the usual words
+    r"\bsummar|\bcondens|\bcompress|\brecap|\bdistil|\bdigest of\b|\bsum up\b"
+    r"|\bboil (?:it )?down\b|\bshorten (?:the|this|it)\b", re.I)
 CLEARED_RE = re.compile(r"^\s*\[?\s*(tool result\s+)?(cleared|removed|omitted|elided)", re.I)
 CONTINUE_RE = re.compile(r'continue with read_file\(path=("(?:[^"\\\n]|\\.)*"), offset=(\d+)\)')
 NO_TASK = (  # worded so that none of the skills' task patterns matches it
@@ -101,14 +106,14 @@ def respond(*, system, tools, messages, seed: str) -> list[dict]:
     view = read_view(system, tools, messages)
     if not tools and _asks_for_summary(view):
         return [_text(summarize(turns_from_transcript("\n".join(view.user_texts)), view.system))]
-    for skill in (Shopping, Audit, Needle):
+    for skill in (Shopping, Lead, Audit, Needle):
         if skill.applies(view):
             return skill(view).act()
     return [_text(NO_TASK)]  # a plain reply, never an error: the request itself was fine
 
 
 def _asks_for_summary(view: View) -> bool:
-    return bool(re.search(r"\bsummar", view.system, re.I))
+    return bool(SUMMARY_REQUEST.search(view.system))
 
 
 def parse_notice(text: str) -> tuple[str, int] | None:
@@ -193,6 +198,8 @@ class Scratchpad:
 NOTE_RE = re.compile(r"^Noted \[(\d+)/(\d+)\] (\S+): (.*)$", re.M)
 PLAN_RE = re.compile(r"^Plan: check (\d+) files in order(?:, in (\S*) with (\S*))?: (.+)$", re.M)
 LIST_LINE_RE = re.compile(r"^(\S+)\s+\(\d+ lines?\)$", re.M)
+FOLDER_RE = re.compile(r"in the folder `([^`]*/)`")  # a sub-task for one folder
+RESULT_ONLY_RE = re.compile(r"\bthe result only\b", re.I)  # a sub-agent's reply rules
 
 
 def plan(files: list[str]) -> str:
@@ -220,6 +227,8 @@ class Audit:
         self.view = view
         m = self.TASK_RE.search("\n".join([view.system, *view.user_texts, *view.summaries]))
         self.key, self.threshold = m.group(1), int(m.group(2))
+        folder = FOLDER_RE.search("\n".join([view.system, *view.user_texts, *view.summaries]))
+        self.folder = folder.group(1) if folder else None
         self.pad = Scratchpad(view)
         self.memory = "\n".join([*view.summaries, *view.own_texts, self.pad.text()])
         self.notes: dict[tuple[int, str], str] = {}
@@ -230,7 +239,7 @@ class Audit:
     def files(self) -> list[str]:
         for r in reversed(self.view.results):
             if r.name == "list_files" and not r.cleared and not r.is_error:
-                found = LIST_LINE_RE.findall(r.text)
+                found = [f for f in LIST_LINE_RE.findall(r.text) if self._mine(f)]
                 if found:
                     return found
         plans = PLAN_RE.findall(self.memory)
@@ -238,6 +247,12 @@ class Audit:
             return []
         _, folder, ext, names = plans[-1]
         return [f"{folder}{name.strip()}{ext}" for name in names.split(",")]
+
+    def _mine(self, path: str) -> bool:
+        """Is `path` part of this task: any file, or with a folder named, the files
+        directly in it and the shared defaults?"""
+        return self.folder is None or path.endswith("_defaults.conf") or \
+            path.rsplit("/", 1)[0] + "/" == self.folder
 
     def visible_file(self, path: str) -> str | None:
         """The newest uncut, uncleared text of `path` the model can see, if any."""
@@ -330,6 +345,8 @@ class Audit:
         if done < n:
             nxt = files[done]
             return [_text("\n".join(said + [f"Next: {nxt}."])), _call("read_file", path=nxt)]
+        if RESULT_ONLY_RE.search(self.view.system):  # a sub-agent: the result, nothing else
+            return [_text(self.answer().removeprefix("Answer:\n"))]
         return [_text("\n".join(said + [self.answer()]))]
 
     def _verdict(self, name: str, value: int, inherited: bool = False) -> str:
@@ -347,6 +364,68 @@ class Audit:
         if not found:
             return "Answer:\nnone"
         return "Answer:\n" + "\n".join(f"{k}: {v}" for k, v in found.items())
+
+
+# ---------------------------------------------------------------- lead (sub-agents)
+
+# a result line `name: value`, alone or after a transcript's "ASSISTANT: "
+PAIR_RE = re.compile(r"^\s*(?:[A-Z]+:\s+)?([A-Za-z][\w.-]*)\s*:\s*(\d+)\s*$", re.M)
+CUT_RE = re.compile(r"\bnot shown\b")
+
+
+class Lead:
+    """With a `delegate` tool: list the files, give each folder to a sub-agent (all in one
+    reply, so they can run in parallel), then answer from their results alone."""
+
+    @classmethod
+    def applies(cls, view: View) -> bool:
+        return "delegate" in view.tool_names and Audit.applies(view)
+
+    def __init__(self, view: View):
+        self.view = view
+        self.task = next((t for t in [*view.user_texts, *view.summaries]
+                          if Audit.TASK_RE.search(t)), view.system)
+
+    def act(self) -> list[dict]:
+        results = [r for r in self.view.results if r.name == "delegate"]
+        if results:
+            return [_text(self.answer(results))]
+        listing = next((r for r in reversed(self.view.results) if r.name == "list_files"
+                        and not r.cleared and not r.is_error), None)
+        if listing is None and "list_files" in self.view.tool_names:
+            return [_text("I'll list the files to see how the work divides."),
+                    _call("list_files")]
+        files = LIST_LINE_RE.findall(listing.text) if listing else []
+        folders = list(dict.fromkeys(f.rsplit("/", 1)[0] + "/" for f in files
+                                     if "/" in f and not f.endswith("_defaults.conf")))
+        if not folders:  # nothing to divide: one sub-agent gets the whole task
+            return [_text("I'll hand the whole task to one sub-agent."),
+                    _call("delegate", task=self.task)]
+        return [_text(f"Plan: one sub-agent per folder, {len(folders)} in parallel: "
+                      + ", ".join(folders))] + [_call("delegate", task=self.subtask(f))
+                                                for f in folders]
+
+    def subtask(self, folder: str) -> str:
+        """The user's task, narrowed to one folder and otherwise word for word."""
+        scope = f"in the folder `{folder}` (only the files directly in it)"
+        if "in this workspace" in self.task:
+            return self.task.replace("in this workspace", scope, 1)
+        return f"Work only {scope}. {self.task}"
+
+    def answer(self, results: list[Result]) -> str:
+        found: dict[str, int] = {}
+        gaps = []
+        for r in results:
+            where = FOLDER_RE.search(r.input.get("task", ""))
+            name = where.group(1) if where else "the whole task"
+            if r.is_error or r.cleared:
+                gaps.append(f"the sub-agent for {name} returned no result")
+            elif CUT_RE.search(r.text):
+                gaps.append(f"the result for {name} was cut short")
+            found.update((k, int(v)) for k, v in PAIR_RE.findall(r.text))
+        said = "".join(f"Warning, {g}; the answer may be incomplete.\n" for g in gaps)
+        lines = "\n".join(f"{k}: {v}" for k, v in found.items()) or "none"
+        return f"{said}Combined from {len(results)} sub-agent results.\nAnswer:\n{lines}"
 
 
 # ---------------------------------------------------------------- needle

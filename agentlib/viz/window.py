@@ -302,16 +302,37 @@ def step_caption(step: Any) -> str:
     return " · ".join(parts)
 
 
-def window_viewer(run: Any, *, window: int | None = None) -> Any:
-    """A slider over a run's steps that shows what each step sent (an ipywidgets VBox).
+def _scroll(page: str, height: int = 380) -> str:
+    """A scroll area that opens at its bottom (newest rows), so a tall window fits the screen."""
+    return (f'<div class="cw-scroll" style="max-height:{height}px;overflow-y:auto;display:flex;'
+            f'flex-direction:column-reverse">{page}</div>')
 
-    Widgets need a live kernel; saved notebooks and GitHub show `show_step` instead.
-    Without ipywidgets, or for a run without steps, this returns that static picture.
+
+class StepViewer:
+    """What `window_viewer` returns: in a live kernel the slider widget; saved in a notebook
+    (widget state is not saved), the static picture of the step it showed and how to bring
+    the slider back. Both come in one output, and the notebook shows what it can."""
+
+    def __init__(self, widget: Any, static_html: str, steps: int) -> None:
+        self.widget, self.static_html, self.steps = widget, static_html, steps
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict:
+        bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {}) if self.widget else {}
+        bundle["text/html"] = self.static_html
+        bundle["text/plain"] = f"window viewer over {self.steps} steps ({RUN_NOTE})"
+        return bundle
+
+
+RUN_NOTE = "run the cells above to use the step slider"
+
+
+def window_viewer(run: Any, *, window: int | None = None) -> Any:
+    """A slider over a run's steps that shows what each step sent, newest rows in view.
+
+    Needs a live kernel and ipywidgets; a saved notebook shows the picture of the last
+    step instead, with a line saying how to get the slider. Without ipywidgets, or for a
+    run without steps, this returns that static picture.
     """
-    try:
-        import ipywidgets as widgets
-    except ImportError:
-        return show_step(run, window=window)
     if not run.steps:
         return show_step(run, window=window)
 
@@ -321,10 +342,16 @@ def window_viewer(run: Any, *, window: int | None = None) -> Any:
         caption = html.escape(step_caption(step))
         if step.error:
             caption = f'<span style="color:#c62828">{caption}</span>'
-        return f'<div style="{_FONT}">{caption}</div>', page
+        return f'<div style="{_FONT}">{caption}</div>', _scroll(page)
 
     last = len(run.steps) - 1
     caption, page = render(last)
+    static = (f'<div style="{_FONT};color:#616161;margin-bottom:4px">step {last} of '
+              f"0-{last} shown; {RUN_NOTE}.</div>{caption}{page}")
+    try:
+        import ipywidgets as widgets
+    except ImportError:
+        return StepViewer(None, static, len(run.steps))
     slider = widgets.IntSlider(value=last, min=0, max=last, description="step",
                                continuous_update=False)
     caption_w = widgets.HTML(value=caption)
@@ -334,6 +361,4 @@ def window_viewer(run: Any, *, window: int | None = None) -> Any:
         caption_w.value, page_w.value = render(change["new"])
 
     slider.observe(on_change, names="value")
-    return widgets.VBox([slider, caption_w, page_w])
-
-
+    return StepViewer(widgets.VBox([slider, caption_w, page_w]), static, len(run.steps))

@@ -1,4 +1,5 @@
-"""A tiny demo exercise, `ex0.add`, used by the grader's own tests.
+"""A tiny demo exercise, `ex0.add`: the grader's own test fixture, and an example of a
+teacher's checks file (`python -m agentlib.grade DIR --checks tests/demo_checks.py`).
 
 The learner writes `add(a, b)`; the checks show the three shapes a check takes:
 a plain value, an edge case, and a property over several inputs.
