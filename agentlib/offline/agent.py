@@ -27,11 +27,9 @@ SUMMARY_REQUEST = re.compile(  # a system prompt asking for a summary, in the us
 CLEARED_RE = re.compile(r"^\s*\[?\s*(tool result\s+)?(cleared|removed|omitted|elided)", re.I)
 CONTINUE_RE = re.compile(r'continue with read_file\(path=("(?:[^"\\\n]|\\.)*"), offset=(\d+)\)')
 NO_TASK = (  # worded so that none of the skills' task patterns matches it
-    "I cannot see a task I can do in this conversation. I am the offline course model, a "
-    "deterministic stand-in for Claude, and I only do the course's three tasks, each with "
-    "its tools: auditing service configs for a setting above a threshold, finding the "
-    "confirmed root cause in an incident log, and choosing a laptop within your limits "
-    "(agentlib.workloads.audit, needle and constraints). For anything else, set ANTHROPIC_API_KEY and use agentlib.connect() to talk to Claude.")
+    "I see no task I can do. I am the offline course model, not Claude, and only do the "
+    "course's three tasks: a config audit, a root cause in a log, a laptop within limits "
+    "(agentlib.workloads). For anything else, set ANTHROPIC_API_KEY.")
 
 
 @dataclass
