@@ -6,6 +6,7 @@ who only looked. The repo's scripts write the kernelspec below; this test fails 
 """
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -32,3 +33,31 @@ def test_notebook_metadata(path):
     assert "widgets" not in nb["metadata"]  # widget state is not saved (ids change per run)
     for cell in nb["cells"]:
         assert "execution" not in cell.get("metadata", {})  # no timings
+
+
+LESSONS = sorted((ROOT / "lessons").glob("0[1-9]_*.ipynb"))
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+def markdown_cells(path: Path) -> list[str]:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_a_lesson_ends_with_its_exercise_and_the_next_lesson(path):
+    last = markdown_cells(path)[-1]
+    assert f"](../exercises/{path.name})" in last
+    later = [p for p in LESSONS if p.name > path.name]
+    if later:
+        assert f"]({later[0].name})" in last
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS + [ROOT / "README.md"],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_leads_to_a_file(path):
+    texts = [path.read_text(encoding="utf-8")] if path.suffix == ".md" else markdown_cells(path)
+    broken = [link for text in texts for link in LINK.findall(text)
+              if "://" not in link and not link.startswith("mailto:")
+              and not (path.parent / link).exists()]
+    assert broken == []

@@ -7,6 +7,7 @@ A run is duck-typed: it needs `.steps` (each with `.index`, `.input_tokens`, `.e
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -112,22 +113,35 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
     return fig
 
 
-def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 8) -> None:
-    """Ring the points where a strategy acted; write each distinct note once."""
+def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 6) -> None:
+    """Ring the points where a strategy acted; write each kind of note once (the first
+    "cleared 5 results" stands for the later "cleared 2 results"), where no other note is."""
     marked = [s for s in steps if s.events and not s.error]
     if not marked:
         return
     ax.plot([s.index for s in marked], [s.input_tokens for s in marked], linestyle="none",
             marker="o", markersize=8, markerfacecolor="none", markeredgecolor=colour,
             alpha=0.6, gid="events", label="_events")
-    seen: set[str] = set()
+    renderer = ax.figure.canvas.get_renderer()
+    placed = getattr(ax, "_agentlib_notes", [])  # boxes of the notes already on this axis
+    kinds: set[str] = set()
     for s in marked:
-        note = _short("; ".join(s.events), 22)
-        if note in seen or len(seen) >= max_notes:  # a repeated note says nothing new
+        note = _short("; ".join(s.events), 26)
+        kind = re.sub(r"[\d,.]+", "#", note)
+        if kind in kinds or len(kinds) >= max_notes:
             continue
-        seen.add(note)
-        ax.annotate(note, (s.index, s.input_tokens), xytext=(4, -9), textcoords="offset points",
-                    ha="left", fontsize=6.5, color=colour, alpha=0.85)
+        kinds.add(kind)
+        for lift in range(0, 121, 11):  # move up until it overlaps no other note
+            label = ax.annotate(note, (s.index, s.input_tokens), xytext=(5, -11 + lift),
+                                textcoords="offset points", ha="left", fontsize=6.5,
+                                color=colour, bbox={"boxstyle": "square,pad=0.1", "fc": "white",
+                                                    "ec": "none", "alpha": 0.75})
+            box = label.get_window_extent(renderer)
+            if lift >= 110 or not any(box.overlaps(other) for other in placed):
+                break
+            label.remove()
+        placed.append(box)
+    ax._agentlib_notes = placed
 
 
 def plot_bars(table: Mapping[str, Mapping[str, float]], metrics: Sequence[str],
