@@ -4,7 +4,7 @@
 
 Runs offline (the course model) and writes `results.csv`, `results.md` and plots. Every
 number is also given as a ratio to append-only measured in the same run; costs use the
-dated price table below, with prompt caching on (a fresh cache per run).
+prices of the model catalog (`agentlib.models`), with prompt caching on (a fresh cache per run).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import tokens, workloads
+from . import models, tokens, workloads
 from .client import connect
 from .context import NOTES_RULES, Clearing, Compactor, Notes, SlidingWindow, cap
 from .derived import Derived
@@ -26,10 +26,11 @@ from .histories import agent_history
 from .loop import DEFAULT_SYSTEM, Run, apply_context, run_agent
 from .tools import Toolbox
 
-PRICES = {  # USD per million tokens; illustrative Sonnet-class prices, written 2026-11
-    "as_of": "2026-11", "input": 3.00, "output": 15.00,
-    "cache_write": 3.75,  # 1.25x input
-    "cache_read": 0.30,  # 0.1x input
+_P = models.prices(models.OFFLINE_MODEL)  # the course model is priced as the current Sonnet
+PRICES = {  # USD per million tokens, from the catalog (agentlib/models.py, checked 2026-11-30)
+    "as_of": "2026-11", "model": models.DEFAULT_MODEL, "input": _P.input, "output": _P.output,
+    "cache_write": _P.cache_write_5m,  # 1.25x input
+    "cache_read": _P.cache_read,
 }
 UNLIMITED = 10_000_000
 BEST = "cap+clear+compact"  # lesson 7's best pipeline; lesson 8 compares sub-agents with it
@@ -266,8 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     overhead = host_overhead()
     ratios = {n: overhead[n] / overhead[100] for n in overhead if n != 100}
     ratio = max(ratios.values())
-    report = [f"# Strategy benchmark (offline course model; prices as of {PRICES['as_of']}, "
-              "illustrative, USD per million tokens: "
+    report = [f"# Strategy benchmark (offline course model; {PRICES['model']} prices as of "
+              f"{PRICES['as_of']}, USD per million tokens: "
               f"input {PRICES['input']}, output {PRICES['output']}, cache write "
               f"{PRICES['cache_write']}, cache read {PRICES['cache_read']})", "",
               markdown(rows, TABLE), "",

@@ -26,7 +26,7 @@ import anthropic
 from . import tokens
 from .derived import Derived
 from .messages import message_text, user
-from .models import model_name
+from .models import model_name, quiet_thinking
 
 Strategy = Callable[[list[dict]], list[dict]]
 DEFAULT_SYSTEM = ("You are a careful agent with tools. Work step by step, and after each "
@@ -62,7 +62,7 @@ class Run:
     steps: list[Step]
     answer: str | None
     score: Any
-    stopped: str  # "answered", "max_steps", or "error: ..."
+    stopped: str  # "answered", "max_steps", "cut: <stop reason>" or "error: ..."
     system: str | None = None
     tools: list[dict] = field(default_factory=list)
 
@@ -126,6 +126,8 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
     `extra` adds request parameters (for example `context_management`, with a beta client);
     `extra_tools` is a Toolbox offered beside the workload's (for example the notes tool);
     `cache=True` marks the system prompt and the newest message with `cache_control`.
+    Requests state `thinking` explicitly (the least the model accepts, unless `extra` sets
+    it), so a run does not depend on the model's default.
     """
     if max_steps < 1:
         raise ValueError(f"max_steps must be at least 1, got {max_steps}")
@@ -136,8 +138,9 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
     transcript = list(history)
     steps: list[Step] = []
     answer, stopped = None, "max_steps"
-    params: dict[str, Any] = {"model": model or model_name(client), "max_tokens": max_tokens,
-                              "tools": tools, **(extra or {})}
+    model = model or model_name(client)
+    params: dict[str, Any] = {"model": model, "max_tokens": max_tokens, "tools": tools,
+                              "thinking": quiet_thinking(model), **(extra or {})}
     if system:
         params["system"] = [{"type": "text", "text": system,
                              "cache_control": {"type": "ephemeral"}}] if cache else system
@@ -186,6 +189,9 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
             transcript.append(results)
         elif response.stop_reason in ("pause_turn", "compaction"):
             continue
+        elif response.stop_reason == "model_context_window_exceeded":
+            stopped = f"cut: {response.stop_reason}"  # a reply cut short is not an answer
+            break
         elif turns:
             nxt = user(turns.pop(0))
             history.append(nxt)

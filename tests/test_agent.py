@@ -37,14 +37,17 @@ def test_audit_append_only_scores_full(client):
     assert run.score.success and run.score.precision == 1.0 and run.score.recall == 1.0
 
 
-def test_overflow_ends_with_the_real_400_and_keeps_the_trace(client):
+def test_overflow_ends_the_run_and_keeps_the_trace(client):
+    """Near the window the reply is cut to the room left (200, not an answer); past it the
+    request is refused with the API's 400. Either way the run stops and keeps its trace."""
     small = agentlib.connect(offline=True, context_window=6000)
     run = run_agent(small, workloads.audit(12), max_tokens=256)
-    assert run.stopped.startswith(("error: prompt is too long:", "error: input length"))
+    assert run.stopped == "cut: model_context_window_exceeded"
     last = run.steps[-1]
-    assert last.error.startswith("400 BadRequestError: ") and "6000" in last.error
-    # without room for the reply the other 400 comes first; a big read gives the first one
-    needle = run_agent(small, workloads.needle(400), max_tokens=256)
+    assert last.error is None and last.stop_reason == "model_context_window_exceeded"
+    assert last.input_tokens + 256 > 6000 >= last.input_tokens + last.output_tokens
+    assert run.answer is None and not last.tool_calls  # the call did not fit: lost
+    needle = run_agent(small, workloads.needle(400), max_tokens=256)  # a big read jumps over
     assert needle.stopped.startswith("error: prompt is too long: ")
     assert needle.steps[-1].error.endswith("> 6000 maximum")
     assert all(s.input_tokens > 0 for s in run.steps[:-1]) and len(run.steps) > 3

@@ -109,10 +109,10 @@ def test_deleting_a_result_is_the_400_but_emptying_is_not():
     history = audit_history(6, steps=4)
     deleted = history[:2] + history[3:]  # the first tool_result message removed
     with pytest.raises(anthropic.BadRequestError) as e:
-        client.messages.create(model="m", max_tokens=100, tools=w.tools, messages=deleted)
+        client.messages.create(model="course-model-1", max_tokens=100, tools=w.tools, messages=deleted)
     assert "tool_use` ids were found without `tool_result`" in e.value.message
     emptied = clear_tool_results(history, keep=0)
-    r = client.messages.create(model="m", max_tokens=100, tools=w.tools, messages=emptied)
+    r = client.messages.create(model="course-model-1", max_tokens=100, tools=w.tools, messages=emptied)
     assert r.stop_reason in ("tool_use", "end_turn", "max_tokens")
 
 
@@ -154,11 +154,11 @@ def test_server_side_clearing_defaults_and_bad_edits():
     w = workloads.audit(6)
     history = audit_history(6, steps=6)
     r = client.beta.messages.create(
-        model="m", max_tokens=100, tools=w.tools, messages=history, **BETA,
+        model="course-model-1", max_tokens=100, tools=w.tools, messages=history, **BETA,
         context_management={"edits": [{"type": "clear_tool_uses_20250919"}]})
     assert r.context_management.applied_edits == []  # far below the 100,000 default
     r = client.beta.messages.create(
-        model="m", max_tokens=100, tools=w.tools, messages=history, **BETA,
+        model="course-model-1", max_tokens=100, tools=w.tools, messages=history, **BETA,
         context_management={"edits": [{"type": "clear_tool_uses_20250919",
                                        "trigger": {"type": "input_tokens", "value": 100},
                                        "keep": {"type": "tool_uses", "value": 1}}]})
@@ -167,9 +167,10 @@ def test_server_side_clearing_defaults_and_bad_edits():
                     if isinstance(b, dict) and b.get("type") == "tool_result")
     assert edit.type == "clear_tool_uses_20250919" and edit.cleared_tool_uses == n_results - 1
     assert edit.cleared_input_tokens > 0
-    with pytest.raises(anthropic.BadRequestError, match="unknown edit type"):
-        client.beta.messages.create(model="m", max_tokens=100, messages=history, tools=w.tools,
-                                    **BETA, context_management={"edits": [{"type": "nope"}]})
+    with pytest.raises(anthropic.BadRequestError, match="Input tag 'nope' found using 'type'"):
+        client.beta.messages.create(model="course-model-1", max_tokens=100, messages=history,
+                                    tools=w.tools, **BETA,
+                                    context_management={"edits": [{"type": "nope"}]})
 
 
 def test_cap_stays_in_budget_with_a_long_path_and_keeps_blank_lines(tmp_path):

@@ -87,9 +87,9 @@ def test_summaries_follow_the_prompt():
     c = agentlib.connect(offline=True)
     history = run_agent(c, workloads.constraints(), max_steps=8).history
     msg = [{"role": "user", "content": transcript(history)}]
-    structured = c.messages.create(model="m", max_tokens=2048, system=STRUCTURED_PROMPT,
+    structured = c.messages.create(model="course-model-1", max_tokens=2048, system=STRUCTURED_PROMPT,
                                    messages=msg).content[0].text
-    loose = c.messages.create(model="m", max_tokens=2048, system=FREE_FORM_PROMPT,
+    loose = c.messages.create(model="course-model-1", max_tokens=2048, system=FREE_FORM_PROMPT,
                               messages=msg).content[0].text
     for section in ("## Goal", "## Progress", "## Key facts", "## Decisions", "## Next steps"):
         assert section in structured
@@ -118,23 +118,23 @@ def test_server_side_compaction_details():
     c = agentlib.connect(offline=True)
     w = workloads.audit(100)
     history = run_agent(c, w, max_steps=90).history
-    r = c.beta.messages.create(model="m", max_tokens=1024, tools=w.tools, messages=history,
+    r = c.beta.messages.create(model="course-model-1", max_tokens=1024, tools=w.tools, messages=history,
                                **server_edit(pause_after_compaction=True))
     assert r.stop_reason == "compaction" and [b.type for b in r.content] == ["compaction"]
     assert [i.type for i in r.usage.iterations] == ["compaction"]
-    r = c.beta.messages.create(model="m", max_tokens=1024, tools=w.tools, messages=history,
+    r = c.beta.messages.create(model="course-model-1", max_tokens=1024, tools=w.tools, messages=history,
                                **server_edit())
-    assert r.content[0].type == "compaction" and r.content[0].content.startswith("## Goal")
+    assert r.content[0].type == "compaction" and r.content[0].content.startswith("<summary>\n## Goal")
     assert [i.type for i in r.usage.iterations] == ["compaction", "message"]
     assert r.usage.input_tokens == r.usage.iterations[1].input_tokens
     # pass the whole content back: the next request sees only what follows the block
     reply = {"role": "assistant", "content": [b.to_dict() for b in r.content]}
     nxt = history + [reply, w.toolbox.run_all(reply)]
-    r2 = c.beta.messages.create(model="m", max_tokens=1024, tools=w.tools, messages=nxt,
+    r2 = c.beta.messages.create(model="course-model-1", max_tokens=1024, tools=w.tools, messages=nxt,
                                 **server_edit())
     assert r2.usage.input_tokens < 10_000 and r2.content[0].type != "compaction"
     with pytest.raises(anthropic.BadRequestError, match="at least 50000"):
-        c.beta.messages.create(model="m", max_tokens=1024, tools=w.tools, messages=history,
+        c.beta.messages.create(model="course-model-1", max_tokens=1024, tools=w.tools, messages=history,
                                **{**COMPACT_BETA, "context_management": {"edits": [
                                    {"type": "compact_20260112",
                                     "trigger": {"type": "input_tokens", "value": 10_000}}]}})

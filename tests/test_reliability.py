@@ -135,7 +135,7 @@ def test_connect_and_errors_never_echo_the_key(monkeypatch):
     offline = agentlib.connect(offline=True)
     assert offline.api_key != fake
     with pytest.raises(anthropic.BadRequestError) as e:
-        offline.messages.create(model="m", max_tokens=10, messages=[])
+        offline.messages.create(model="course-model-1", max_tokens=10, messages=[])
     assert fake not in str(e.value) and fake not in repr(e.value.body)
     monkeypatch.setenv("AGENTLIB_OFFLINE", "1")
     assert hasattr(agentlib.connect(), "course_model")

@@ -4,7 +4,8 @@
   stops after max_steps requests.
 - ex1.estimate_tokens: characters / 4, rounded up, over characters (not bytes).
 - ex1.session_cost: every request is billed for everything it sends.
-- ex1.first_overflow: the first request that does not fit, max_tokens included.
+- ex1.first_overflow: the first request that leaves no room for a full reply (max_tokens
+  included); with max_tokens=0, the first the API refuses.
 
 The agent_loop checks run the learner's loop against the offline course model (always
 offline, whatever the environment says) and compare it with `agentlib.loop.run_agent`;
@@ -278,7 +279,8 @@ def _over_first(ns: dict) -> None:
 
 
 @register("ex1.first_overflow", "a request exactly as long as the window still fits",
-          hint="the API refuses only input > window (or input + max_tokens > window)",
+          hint="the API refuses only input > window; a full reply needs input + max_tokens "
+               "<= window",
           needs=("first_overflow",))
 def _over_boundary(ns: dict) -> None:
     got = _over(ns, [100, 250, 300], 250)
@@ -286,7 +288,7 @@ def _over_boundary(ns: dict) -> None:
 
 
 @register("ex1.first_overflow", "reserves room for max_tokens",
-          hint="the API checks input + max_tokens against the window",
+          hint="a full reply needs input + max_tokens <= window (past it the reply is cut)",
           needs=("first_overflow",))
 def _over_max_tokens(ns: dict) -> None:
     got = _over(ns, [100, 200, 300], 250, max_tokens=60)
@@ -303,27 +305,28 @@ def _over_none(ns: dict) -> None:
 
 
 @lru_cache(maxsize=1)
-def _lesson_runs() -> tuple[list[int], dict[int, int]]:
-    """The lesson's audit(12): per-step input tokens with room to spare, and the step at
-    which it failed in an 8,000-token window, for each max_tokens (computed once)."""
+def _lesson_runs() -> tuple[list[int], int]:
+    """The lesson's audit(12): per-step input tokens with room to spare, and the step the
+    API refused in an 8,000-token window (computed once)."""
     from agentlib import connect, loop, workloads
 
     with tempfile.TemporaryDirectory(prefix="agentlib-ex1-") as root:
         full = loop.run_agent(connect(offline=True), workloads.audit(12, root=root))
-    failed = {}
-    for max_tokens in (2048, 128):
-        with tempfile.TemporaryDirectory(prefix="agentlib-ex1-") as root:
-            run = loop.run_agent(connect(offline=True, context_window=8000),
-                                 workloads.audit(12, root=root), max_tokens=max_tokens)
-        failed[max_tokens] = run.steps[-1].index
-    return [s.input_tokens for s in full.steps], failed
+    with tempfile.TemporaryDirectory(prefix="agentlib-ex1-") as root:
+        run = loop.run_agent(connect(offline=True, context_window=8000),
+                             workloads.audit(12, root=root), max_tokens=128)
+    assert run.steps[-1].error, "the lesson's run should be refused (a bug in the check)"
+    return [s.input_tokens for s in full.steps], run.steps[-1].index
 
 
 @register("ex1.first_overflow", "predicts where the lesson's audit(12) run fails",
           hint=OVER_HINT, needs=("first_overflow",))
 def _over_lesson(ns: dict) -> None:
-    per_step, failed = _lesson_runs()
-    for max_tokens, want in failed.items():
-        got = _over(ns, per_step, 8000, max_tokens=max_tokens)
-        assert _same(got, want), (f"with a window of 8,000 and max_tokens={max_tokens} the "
-                                  f"run failed at step {want}; first_overflow says {got!r}")
+    per_step, refused = _lesson_runs()
+    got = _over(ns, per_step, 8000)
+    assert _same(got, refused), (f"in an 8,000-token window the API refused step {refused} "
+                                 f"(prompt is too long), got {got!r}")
+    short = next(i for i, n in enumerate(per_step) if n + 2048 > 8000)
+    got = _over(ns, per_step, 8000, max_tokens=2048)
+    assert _same(got, short), (f"with max_tokens=2048, step {short} is the first that leaves "
+                               f"less than 2,048 tokens for the reply, got {got!r}")

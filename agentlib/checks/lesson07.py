@@ -362,7 +362,9 @@ def _trial(fn) -> Trial:
     trial.agent_calls, trial.peak = len(tally["agent"]), max(tally["agent"], default=0)
     trial.refused = tally["refused"]
     last = tally["last"]
-    if last is not None and last.get("stop_reason") != "tool_use":
+    # a reply cut where the window ends is not an answer (current models cut, not refuse)
+    if last is not None and last.get("stop_reason") not in ("tool_use",
+                                                            "model_context_window_exceeded"):
         trial.answer = "\n".join(b.get("text", "") for b in last.get("content", [])
                                  if b.get("type") == "text")
     trial.score = work.score(trial.answer) if trial.answer is not None else None

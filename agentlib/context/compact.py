@@ -17,7 +17,7 @@ import anthropic
 
 from .. import tokens
 from ..messages import SUMMARY_MARK, blocks, result_text, user, validate
-from ..models import model_name
+from ..models import model_name, quiet_thinking
 from . import trigger as triggers
 from .truncate import safe_start
 
@@ -105,6 +105,7 @@ class Compactor:
         try:
             reply = self.client.messages.create(
                 model=self.model, max_tokens=self.summary_max_tokens, system=self.prompt,
+                thinking=quiet_thinking(self.model),
                 messages=[user(transcript(old) + "\n\nWrite the summary now.")])
         except anthropic.APIError as e:  # nothing is lost: keep the history, retry next step
             self.failures += 1
@@ -113,7 +114,7 @@ class Compactor:
         summary = "\n".join(b.text for b in reply.content if b.type == "text")
         out = [user(f"{SUMMARY_MARK}\n{summary}")] + list(recent)
         after = self.meter.measure(out)
-        cut = reply.stop_reason == "max_tokens"
+        cut = reply.stop_reason in ("max_tokens", "model_context_window_exceeded")
         self.compactions.append(Compaction(self.calls, len(old), before, after,
                                            reply.usage.input_tokens, reply.usage.output_tokens,
                                            cut))

@@ -26,8 +26,10 @@ SUMMARY_REQUEST = re.compile(  # a system prompt asking for a summary, in the us
     r"|\bboil (?:it )?down\b|\bshorten (?:the|this|it)\b", re.I)
 CLEARED_RE = re.compile(r"^\s*\[?\s*(tool result\s+)?(cleared|removed|omitted|elided)", re.I)
 CONTINUE_RE = re.compile(r'continue with read_file\(path=("(?:[^"\\\n]|\\.)*"), offset=(\d+)\)')
-NO_TASK = ("I don't know what to do: I cannot see a task in this conversation. "
-           "What would you like me to work on?")
+NO_TASK = (  # worded so that none of the skills' task patterns matches it
+    "I see no task I can do. I am the offline course model, not Claude, and only do the "
+    "course's three tasks: a config audit, a root cause in a log, a laptop within limits "
+    "(agentlib.workloads). For anything else, set ANTHROPIC_API_KEY.")
 
 
 @dataclass
@@ -84,6 +86,8 @@ def read_view(system, tools, messages) -> View:
                 target.append(b["text"])
             elif kind == "text":
                 view.own_texts.append(b["text"])
+            elif kind == "thinking":  # its own earlier thinking, where the API keeps it
+                view.own_texts.append(b.get("thinking") or "")
             elif kind == "compaction" and b.get("content"):
                 view.summaries.append(b["content"])
             elif kind == "tool_use":
@@ -103,10 +107,7 @@ def respond(*, system, tools, messages, seed: str) -> list[dict]:
     for skill in (Shopping, Lead, Audit, Needle):
         if skill.applies(view):
             return skill(view).act()
-    if view.tool_names:
-        return [_text(NO_TASK)]
-    return [_text("Hello! I am the offline course model, a deterministic stand-in for a "
-                  "real model. Give me one of the course's tasks and some tools.")]
+    return [_text(NO_TASK)]  # a plain reply, never an error: the request itself was fine
 
 
 def _asks_for_summary(view: View) -> bool:

@@ -4,24 +4,32 @@ Written the way a server would: it edits what the model sees and leaves the clie
 history alone, and it shares no code with the client-side strategies it is compared with
 in the lessons (`agentlib.context`).
 
-`clear_tool_uses_20250919` empties old tool results once the prompt is over the trigger
-(100,000 input tokens by default), keeping the newest 3 tool uses. The placeholder text
-is the stand-in's own: the API does not document its wording.
-
-`compact_20260112` summarizes what the model sees once it is over the trigger (150,000
-tokens by default, 50,000 at least) and answers with a `compaction` block first; on later
-requests everything before the newest compaction block is dropped.
+`clear_thinking_20251015` drops thinking blocks from all but the newest assistant turns
+(it must come first when edits are combined). `clear_tool_uses_20250919` empties old tool
+results once the prompt is over the trigger (100,000 input tokens by default), keeping the
+newest 3 tool uses; its placeholder text is the stand-in's own (the API does not document
+its wording). `compact_20260112` is read here and done by `compaction`. Each edit type
+needs its beta. Sources: docs/api-facts.md, sections 6 and 7.
 """
 
 from __future__ import annotations
 
 from .. import tokens
-from .errors import APIError
+from ..models import Model
+from . import betas as B
+from . import compaction
+from .errors import APIError, extra
 
 CLEAR = "clear_tool_uses_20250919"
+CLEAR_THINKING = "clear_thinking_20251015"
 COMPACT = "compact_20260112"
+BETA_OF = {CLEAR: B.CONTEXT_MANAGEMENT, CLEAR_THINKING: B.CONTEXT_MANAGEMENT,
+           COMPACT: B.COMPACT_EDIT}
+FIELDS = {CLEAR: {"type", "trigger", "keep", "clear_at_least", "exclude_tools",
+                  "clear_tool_inputs"},
+          CLEAR_THINKING: {"type", "keep"},
+          COMPACT: {"type", "trigger", "instructions", "pause_after_compaction"}}
 CLEAR_TRIGGER, CLEAR_KEEP = 100_000, 3
-COMPACT_TRIGGER, COMPACT_MIN = 150_000, 50_000
 CLEARED = "[tool result cleared by the server's context management]"
 
 
@@ -36,34 +44,108 @@ def _value(edit: dict, field: str, kinds: tuple[str, ...], default, where: str):
     return spec
 
 
-def after_compaction(messages: list[dict]) -> list[dict]:
-    """What the model sees of a history holding a compaction block: from that block on."""
-    for i in range(len(messages) - 1, -1, -1):
-        content = messages[i].get("content")
-        if messages[i].get("role") != "assistant" or not isinstance(content, list):
-            continue
-        for j in range(len(content) - 1, -1, -1):
-            if isinstance(content[j], dict) and content[j].get("type") == "compaction":
-                return [{**messages[i], "content": content[j:]}] + messages[i + 1:]
-    return messages
+def parse(config, betas: set[str]) -> list[tuple[str, dict, str]]:
+    """The edits of `context_management`, checked: [(type, edit, where)]."""
+    if config is None:
+        return []
+    if not isinstance(config, dict) or not isinstance(config.get("edits"), list):
+        raise APIError(400, "context_management.edits: Field required")
+    allowed = [t for t, beta in BETA_OF.items() if beta in betas]
+    out = []
+    for n, edit in enumerate(config["edits"]):
+        where = f"context_management.edits.{n}"
+        kind = edit.get("type") if isinstance(edit, dict) else edit
+        if kind not in allowed:
+            raise APIError(400, f"{where}: Input tag '{kind}' found using 'type' does not match "
+                           f"any of the expected tags: {', '.join(repr(t) for t in allowed)}")
+        for key in set(edit) - FIELDS[kind]:
+            raise extra(f"{where}.{key}")
+        if kind == CLEAR_THINKING and n > 0:  # course wording: the docs give no text
+            raise APIError(400, f"{where}: `{CLEAR_THINKING}` must be the first edit when "
+                           "edits are combined")
+        out.append((kind, edit, where))
+    return out
 
 
-def compaction_edit(config) -> dict | None:
-    """The validated compact edit of a request, with its defaults, or None."""
-    for n, edit in enumerate((config or {}).get("edits") or []):
-        if isinstance(edit, dict) and edit.get("type") == COMPACT:
-            where = f"context_management.edits.{n}"
-            trigger = _value(edit, "trigger", ("input_tokens",),
-                             {"type": "input_tokens", "value": COMPACT_TRIGGER}, where)
-            if trigger["value"] < COMPACT_MIN:
-                raise APIError(400, f"{where}.trigger.value: must be at least {COMPACT_MIN} "
-                               f"input tokens, got {trigger['value']}")
-            instructions = edit.get("instructions")
-            if instructions is not None and not isinstance(instructions, str):
-                raise APIError(400, f"{where}.instructions: Input should be a valid string")
-            return {"trigger": trigger["value"], "instructions": instructions,
-                    "pause": bool(edit.get("pause_after_compaction", False))}
+def compact_edit(edits) -> dict | None:
+    """The checked compaction edit of a request, or None."""
+    for kind, edit, where in edits:
+        if kind == COMPACT:
+            return compaction.edit_config(edit, where)
     return None
+
+
+def apply(edits, messages: list[dict], system, tools, row: Model) -> tuple[list, list]:
+    """Apply the clearing edits to what the model sees: (messages, applied_edits)."""
+    applied = []
+    for kind, edit, where in edits:
+        if kind == CLEAR_THINKING:
+            messages, report = clear_thinking(messages, _keep_turns(edit, where, row))
+            if report:
+                applied.append({"type": CLEAR_THINKING, **report})
+        elif kind == CLEAR:
+            messages, report = _clear_uses(edit, where, messages, system, tools)
+            if report:
+                applied.append({"type": CLEAR, **report})
+    return messages, applied
+
+
+def _keep_turns(edit: dict, where: str, row: Model) -> int | None:
+    """How many recent assistant turns keep their thinking; None keeps all."""
+    keep = edit.get("keep")
+    if keep is None:
+        return None if row.keeps_thinking else 1
+    if keep == "all" or (isinstance(keep, dict) and keep.get("type") == "all"):
+        return None
+    if isinstance(keep, dict) and keep.get("type") == "thinking_turns" and \
+            isinstance(keep.get("value"), int) and keep["value"] > 0:
+        return keep["value"]
+    raise APIError(400, f"{where}.keep: expected \"all\", {{\"type\": \"all\"}} or "
+                   "{\"type\": \"thinking_turns\", \"value\": N} with N > 0")
+
+
+def clear_thinking(messages: list[dict], keep: int | None) -> tuple[list, dict | None]:
+    """Drop thinking blocks from all but the newest `keep` assistant messages."""
+    if keep is None:
+        return messages, None
+    turns = [i for i, m in enumerate(messages) if m["role"] == "assistant"]
+    old = set(turns[:max(0, len(turns) - keep)])
+    out, cleared, freed = [], 0, 0
+    for i, m in enumerate(messages):
+        thought = [b for b in m["content"] if b.get("type") == "thinking"] \
+            if i in old and isinstance(m["content"], list) else []
+        if not thought:
+            out.append(m)
+            continue
+        cleared += 1
+        freed += sum(tokens.count(b) for b in thought)
+        rest = [b for b in m["content"] if b.get("type") != "thinking"]
+        if rest:
+            out.append({**m, "content": rest})
+    if not cleared:
+        return messages, None
+    return out, {"cleared_thinking_turns": cleared, "cleared_input_tokens": freed}
+
+
+def _clear_uses(edit, where, messages, system, tools) -> tuple[list, dict | None]:
+    trigger = _value(edit, "trigger", ("input_tokens", "tool_uses"),
+                     {"type": "input_tokens", "value": CLEAR_TRIGGER}, where)
+    keep = _value(edit, "keep", ("tool_uses",), {"type": "tool_uses",
+                                                "value": CLEAR_KEEP}, where)["value"]
+    least = _value(edit, "clear_at_least", ("input_tokens",),
+                   {"type": "input_tokens", "value": 0}, where)["value"]
+    if trigger["type"] == "input_tokens":  # the trigger counts the whole prompt
+        over = tokens.count(messages, system=system, tools=tools) > trigger["value"]
+    else:
+        over = sum(b.get("type") == "tool_use" for m in messages
+                   if isinstance(m["content"], list) for b in m["content"]) > trigger["value"]
+    if not over:
+        return messages, None
+    messages, cleared, freed = clear_tool_uses(
+        messages, keep, set(edit.get("exclude_tools") or ()),
+        edit.get("clear_tool_inputs") or False, least)
+    return messages, ({"cleared_tool_uses": cleared, "cleared_input_tokens": freed}
+                      if cleared else None)
 
 
 def clear_tool_uses(messages: list[dict], keep: int, exclude: set[str],
@@ -94,40 +176,3 @@ def clear_tool_uses(messages: list[dict], keep: int, exclude: set[str],
     if cleared == 0 or freed < clear_at_least:
         return messages, 0, 0
     return out, cleared, freed
-
-
-def apply(config, messages: list[dict], system, tools) -> tuple[list[dict], list[dict]]:
-    """Apply the clearing edits of `context_management` to what the model sees."""
-    if config is None:
-        return messages, []
-    if not isinstance(config, dict) or not isinstance(config.get("edits"), list):
-        raise APIError(400, "context_management.edits: Field required")
-    applied = []
-    for n, edit in enumerate(config["edits"]):
-        where = f"context_management.edits.{n}"
-        if isinstance(edit, dict) and edit.get("type") == COMPACT:
-            continue  # done by the server after clearing: see compaction_edit
-        if not isinstance(edit, dict) or edit.get("type") != CLEAR:
-            kind = edit.get("type") if isinstance(edit, dict) else edit
-            raise APIError(400, f"{where}.type: unknown edit type {kind!r} (the offline course "
-                           f"model knows {CLEAR!r} and {COMPACT!r})")
-        trigger = _value(edit, "trigger", ("input_tokens", "tool_uses"),
-                         {"type": "input_tokens", "value": CLEAR_TRIGGER}, where)
-        keep = _value(edit, "keep", ("tool_uses",), {"type": "tool_uses",
-                                                    "value": CLEAR_KEEP}, where)["value"]
-        least = _value(edit, "clear_at_least", ("input_tokens",),
-                       {"type": "input_tokens", "value": 0}, where)["value"]
-        if trigger["type"] == "input_tokens":  # the trigger counts the whole prompt
-            over = tokens.count(messages, system=system, tools=tools) > trigger["value"]
-        else:
-            over = sum(b.get("type") == "tool_use" for m in messages
-                       if isinstance(m["content"], list) for b in m["content"]) > trigger["value"]
-        if not over:
-            continue
-        messages, cleared, freed = clear_tool_uses(
-            messages, keep, set(edit.get("exclude_tools") or ()),
-            edit.get("clear_tool_inputs") or False, least)
-        if cleared:
-            applied.append({"type": CLEAR, "cleared_tool_uses": cleared,
-                            "cleared_input_tokens": freed})
-    return messages, applied

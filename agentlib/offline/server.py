@@ -4,7 +4,8 @@ It answers HTTP requests the way the API does (same paths, same JSON, same 400 t
 so the real `anthropic` SDK can talk to it through `transport.OfflineTransport`. What it
 says comes from `agent.respond`, which sees only the request: the model's whole
 knowledge is its context window. It is not Claude, and its tokenizer (tiktoken cl100k)
-is not Claude's.
+is not Claude's: offline, every model counts with it. Each behaviour and its source:
+docs/api-facts.md.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import json
 from typing import Any
 
 from .. import tokens
-from ..messages import HistoryError, validate
-from . import agent, edits, summarizer
-from .cache import PromptCache
+from . import agent, compaction, edits, reply, stream, thinking
+from . import betas as B
+from . import request as checks
+from .cache import PromptCache, segments
 from .errors import APIError
 
 ERROR_TYPES = {
@@ -32,8 +34,6 @@ FAULT_MESSAGES = {
 MAX_REQUEST_BYTES = 32 * 1024 * 1024  # the API's 32 MB request limit
 
 
-
-
 def digest(*parts: Any) -> str:
     """A stable hash of JSON-able parts: ids derive from the request, not from time."""
     h = hashlib.sha256()
@@ -43,11 +43,12 @@ def digest(*parts: Any) -> str:
 
 
 class CourseModel:
-    """The offline Messages API. State: its settings and the count of calls (for faults)."""
+    """The offline Messages API. State: its settings, the count of calls (for faults) and
+    the prompt cache. `context_window`, when given, replaces every model's window."""
 
-    def __init__(self, context_window: int = 200_000, faults: dict[int, int] | None = None,
-                 model: str | None = None):
-        self.context_window = int(context_window)
+    def __init__(self, context_window: int | None = None,
+                 faults: dict[int, int] | None = None, model: str | None = None):
+        self.context_window = int(context_window) if context_window else None
         self.faults = {int(k): int(v) for k, v in (faults or {}).items()}
         self.model = model
         self.calls = 0  # create/count calls received, retries included
@@ -73,148 +74,132 @@ class CourseModel:
                 raise APIError(400, f"There was an error parsing the body: {e}") from None
             if not isinstance(request, dict):
                 raise APIError(400, "request body must be a JSON object")
-            betas = [b.strip() for b in headers.get("anthropic-beta", "").split(",") if b.strip()]
+            betas = B.parse(headers.get("anthropic-beta", ""))
+            checks.check_headers(headers)
+            out = {"request-id": request_id, "content-type": "application/json"}
             if path.endswith("count_tokens"):
-                result = {"input_tokens": self.count_tokens(request)}
-            else:
-                result = self.create(request, betas, hashlib.sha256(body).hexdigest())
-            return 200, {"request-id": request_id, "content-type": "application/json"}, \
-                _dump(result)
+                return 200, out, _dump(self.count_tokens(request, betas))
+            result = self.create(request, betas, hashlib.sha256(body).hexdigest())
+            if request.get("stream"):
+                return 200, {**out, "content-type": "text/event-stream"}, stream.events(result)
+            return 200, out, _dump(result)
         except APIError as e:
-            return self.error(e.status, e.message, request_id)
+            return self.error(e, request_id)
         except Exception as e:  # a bug in the stand-in must still look like an API answer
-            return self.error(500, f"offline course model failed: {type(e).__name__}: {e}",
-                              request_id)
+            return self.error(APIError(500, f"offline course model failed: "
+                                            f"{type(e).__name__}: {e}"), request_id)
 
-    def error(self, status: int, message: str, request_id: str):
-        body = {"type": "error",
-                "error": {"type": ERROR_TYPES.get(status, "api_error"), "message": message},
+    def error(self, e: APIError, request_id: str):
+        detail = {"details": e.details} if e.details else {}
+        body = {"type": "error", "error": {"type": ERROR_TYPES.get(e.status, "api_error"),
+                                           "message": e.message, **detail},
                 "request_id": request_id}
         headers = {"request-id": request_id, "content-type": "application/json",
-                   "x-should-retry": "true" if status in (408, 409, 429, 500, 529) else "false"}
-        if status in (429, 529, 500):
+                   "x-should-retry": "true" if e.status in (408, 409, 429, 500, 529) else "false"}
+        if e.status in (429, 529, 500):
             headers["retry-after-ms"] = "5"  # keep SDK retries fast offline
-        return status, headers, _dump(body)
+        return e.status, headers, _dump(body)
+
+    # ------------------------------------------------------------------ what the model sees
+    def _read(self, request: dict, betas: set[str], counting: bool):
+        """Check a request; return (row, thinking, the edits, the history the model sees)."""
+        row = checks.check(request, betas, counting)
+        cfg = thinking.config(row, request)
+        checks.forced_tool(request)
+        segments(request)  # checks the cache breakpoints
+        seen = thinking.seen(row, cfg, request.get("system"), request["messages"])
+        return row, cfg, edits.parse(request.get("context_management"), betas), \
+            compaction.visible(seen)
+
+    def window(self, row) -> int:
+        return self.context_window or row.window
 
     # ------------------------------------------------------------------ endpoints
-    def count_tokens(self, request: dict) -> int:
-        system, tools, messages = self.check_request(request, need_max_tokens=False)
-        return tokens.count(messages, system=system, tools=tools)
+    def count_tokens(self, request: dict, betas: set[str]) -> dict:
+        """Input tokens after existing compaction blocks and the clearing edits (top-level
+        `compaction` is accepted and ignored, as the API does)."""
+        row, _, todo, messages = self._read(request, betas, counting=True)
+        system, tools = request.get("system"), request.get("tools") or []
+        before = tokens.count(messages, system=system, tools=tools)
+        messages, _ = edits.apply(todo, messages, system, tools, row)
+        result: dict = {"input_tokens": tokens.count(messages, system=system, tools=tools)}
+        if "context_management" in request:
+            result["context_management"] = {"original_input_tokens": before}
+        return result
 
-    def create(self, request: dict, betas: list[str], key: str = "") -> dict:
-        if request.get("stream"):
-            raise APIError(400, "stream: streaming is not offered by the offline course model; "
-                           "call client.messages.create(...) without stream=True")
-        system, tools, messages = self.check_request(request, need_max_tokens=True)
-        max_tokens = request["max_tokens"]
+    def create(self, request: dict, betas: set[str], key: str = "") -> dict:
+        row, cfg, todo, messages = self._read(request, betas, counting=False)
+        system, tools = request.get("system"), request.get("tools") or []
         key = key or digest(request)  # from the request bytes: same request, same ids
-        config = request.get("context_management")
-        compact = edits.compaction_edit(config)
-        messages = edits.after_compaction(messages)
-        messages, applied = edits.apply(config, messages, system, tools)
+        if "compaction" in request:
+            block = compaction.on_demand(request, messages)
+            usage = {"input_tokens": tokens.count(messages, system=system, tools=tools),
+                     "output_tokens": tokens.count(block)}
+            return self._message(request, key, [block], "compaction", usage)
+        compact = edits.compact_edit(todo)
+        messages, applied = edits.apply(todo, messages, system, tools, row)
         input_tokens = tokens.count(messages, system=system, tools=tools)
-        iterations = []
+        iterations = [] if B.COMPACT_EDIT in betas else None
         if compact and input_tokens > compact["trigger"]:
-            summary = summarizer.summarize(summarizer.turns_from_messages(messages),
-                                           compact["instructions"] or summarizer.SERVER_PROMPT)
-            compaction = {"type": "compaction", "content": summary}
-            out_tokens = tokens.count(compaction)
-            iterations.append({"type": "compaction", "input_tokens": input_tokens,
-                               "output_tokens": out_tokens, "cache_creation_input_tokens": 0,
-                               "cache_read_input_tokens": 0})
+            block = {"type": "compaction",
+                     "content": compaction.summary(messages, compact["instructions"])}
+            iterations.append(_iteration("compaction", input_tokens, tokens.count(block)))
             if compact["pause"]:
-                return self._message(request, key, [compaction], "compaction", 0, 0, config,
+                return self._message(request, key, [block], "compaction",
+                                     {"input_tokens": 0, "output_tokens": 0},
                                      applied, iterations)
-            messages = [{"role": "assistant", "content": [compaction]}]
+            messages = [{"role": "assistant", "content": [block]}]
             input_tokens = tokens.count(messages, system=system, tools=tools)
-        if input_tokens > self.context_window:
-            raise APIError(400, f"prompt is too long: {input_tokens} tokens > "
-                           f"{self.context_window} maximum")
-        if input_tokens + max_tokens > self.context_window:
-            raise APIError(400, "input length and `max_tokens` exceed context limit: "
-                           f"{input_tokens} + {max_tokens} > {self.context_window}, decrease "
-                           "input length or `max_tokens` and try again")
-        content = agent.respond(system=system, tools=tools, messages=messages, seed=key)
-        for n, block in enumerate(content):
-            if block["type"] == "tool_use":
-                block["id"] = f"toolu_{digest(key, n)[:24]}"
-        stop_reason = "tool_use" if any(b["type"] == "tool_use" for b in content) else "end_turn"
-        output_tokens = tokens.count(content)
-        if output_tokens > max_tokens:
-            content, stop_reason = _cut_to(content, max_tokens), "max_tokens"
-            output_tokens = min(tokens.count(content), max_tokens)
-        if iterations:  # the compaction block comes first; its tokens are its own iteration
-            content = [compaction] + content
-            iterations.append({"type": "message", "input_tokens": input_tokens,
-                               "output_tokens": output_tokens, "cache_creation_input_tokens": 0,
-                               "cache_read_input_tokens": 0})
-        cached = self.cache.account(system, tools, messages, input_tokens)
-        return self._message(request, key, content, stop_reason, input_tokens, output_tokens,
-                             config, applied, iterations, cached)
+        else:
+            block = None
+        window = self.window(row)
+        if input_tokens > window:
+            raise APIError(400, f"prompt is too long: {input_tokens} tokens > {window} maximum")
+        content = reply.shape(agent.respond(system=system, tools=tools, messages=messages,
+                                            seed=key), request, cfg, messages, key, digest)
+        content, stop_sequence = reply.stop_at(content, request.get("stop_sequences") or [])
+        stop_reason = "stop_sequence" if stop_sequence else \
+            "tool_use" if any(b["type"] == "tool_use" for b in content) else "end_turn"
+        max_tokens, room = request["max_tokens"], window - input_tokens
+        budget = min(max_tokens, room)
+        if tokens.count(content) > budget:
+            content = reply.fit(content, budget)
+            stop_reason = "max_tokens" if max_tokens <= room else "model_context_window_exceeded"
+        output_tokens = min(tokens.count(content), budget)
+        thought = sum(tokens.count(b) for b in content if b["type"] == "thinking")
+        content = reply.sign(row, cfg, content, system, request["messages"])
+        if iterations is not None:
+            iterations.append(_iteration("message", input_tokens, output_tokens))
+        if block:  # the compaction block comes first; its tokens are its own iteration
+            content = [block] + content
+        usage = self.cache.account(segments(request, messages), input_tokens, row.min_cacheable)
+        usage["output_tokens"] = output_tokens
+        if cfg:
+            usage["output_tokens_details"] = {"thinking_tokens": thought}
+        return self._message(request, key, content, stop_reason, usage, applied, iterations,
+                             stop_sequence)
 
-    def _message(self, request, key, content, stop_reason, input_tokens, output_tokens,
-                 config, applied, iterations, cached=None) -> dict:
+    def _message(self, request, key, content, stop_reason, usage, applied=None,
+                 iterations=None, stop_sequence=None) -> dict:
         """The response body of a create call."""
-        fresh, written, read = cached or (input_tokens, 0, 0)
-        response = {
-            "id": f"msg_{key[:24]}", "type": "message", "role": "assistant",
-            "model": request["model"], "content": content,
-            "stop_reason": stop_reason, "stop_sequence": None,
-            "usage": {"input_tokens": fresh, "output_tokens": output_tokens,
-                      "cache_creation_input_tokens": written, "cache_read_input_tokens": read},
-        }
+        usage = {"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+                 "cache_creation": {"ephemeral_5m_input_tokens": 0,
+                                    "ephemeral_1h_input_tokens": 0},
+                 **usage, "service_tier": "standard"}
         if iterations:
-            response["usage"]["iterations"] = iterations
-        if config is not None:
-            response["context_management"] = {"applied_edits": applied}
+            usage["iterations"] = iterations
+        response = {"id": f"msg_{key[:24]}", "type": "message", "role": "assistant",
+                    "model": request["model"], "content": content, "stop_reason": stop_reason,
+                    "stop_sequence": stop_sequence, "usage": usage}
+        if "context_management" in request:
+            response["context_management"] = {"applied_edits": applied or []}
         return response
 
-    # ------------------------------------------------------------------ request checks
-    def check_request(self, request: dict, need_max_tokens: bool):
-        """Check top-level fields and the history, answering the API's 400 texts."""
-        if not isinstance(request.get("model"), str) or not request["model"]:
-            raise APIError(400, "model: Field required")
-        if need_max_tokens:
-            mt = request.get("max_tokens")
-            if "max_tokens" not in request:
-                raise APIError(400, "max_tokens: Field required")
-            if not isinstance(mt, int) or isinstance(mt, bool) or mt < 1:
-                raise APIError(400, "max_tokens: Input should be a valid integer greater than "
-                               "or equal to 1")
-        if "messages" not in request:
-            raise APIError(400, "messages: Field required")
-        messages = request["messages"]
-        try:
-            validate(messages)
-        except HistoryError as e:
-            raise APIError(400, e.api_message) from None
-        system = request.get("system")
-        if system is not None:
-            ok = isinstance(system, str) or (
-                isinstance(system, list) and all(
-                    isinstance(b, dict) and b.get("type") == "text"
-                    and isinstance(b.get("text"), str) for b in system))
-            if not ok:
-                raise APIError(400, "system: Input should be a valid string or a list of text "
-                               "blocks")
-        tools = request.get("tools") or []
-        if not isinstance(tools, list):
-            raise APIError(400, "tools: Input should be a valid list")
-        for i, t in enumerate(tools):
-            if not isinstance(t, dict) or not isinstance(t.get("name"), str):
-                raise APIError(400, f"tools.{i}.name: Field required")
-            if "type" not in t and not isinstance(t.get("input_schema"), dict):
-                raise APIError(400, f"tools.{i}.input_schema: Field required")
-        return system, tools, messages
 
-
-def _cut_to(content: list[dict], max_tokens: int) -> list[dict]:
-    """Keep what fits in max_tokens: the leading text, cut by tokens (a tool call is lost)."""
-    enc = tokens.encoding()
-    budget = max(1, max_tokens - tokens.BLOCK_OVERHEAD)
-    first = next((b["text"] for b in content if b["type"] == "text"), "…")
-    return [{"type": "text", "text": enc.decode(enc.encode(first, disallowed_special=())[:budget])
-             or "…"}]
+def _iteration(kind: str, input_tokens: int, output_tokens: int) -> dict:
+    return {"type": kind, "input_tokens": input_tokens, "output_tokens": output_tokens,
+            "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+            "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}}
 
 
 def _dump(obj: Any) -> bytes:

@@ -18,10 +18,6 @@ LIMIT_RE = re.compile(r"\b(at most|at least|must|never|only|budget|limit)", re.I
 GOAL_SECTION = re.compile(r"^## Goal\n(.*?)(?=^## |\Z)", re.M | re.S)
 SPEAKER = re.compile(r"^(USER|ASSISTANT|TOOL RESULT[^:]*): ?(.*)$|^(TOOL CALL) (.*)$")
 
-# The server's own prompt for compaction when the request gives no `instructions`.
-SERVER_PROMPT = ("Write a summary of the conversation so far that lets the work continue "
-                 "without it: the goal (with every constraint the user stated, verbatim), "
-                 "progress, key facts, decisions and next steps.")
 
 
 def turns_from_transcript(transcript: str) -> list[tuple[str, str]]:
@@ -59,7 +55,10 @@ def turns_from_messages(messages: list[dict]) -> list[tuple[str, str]]:
 
 
 def wants_sections(instructions: str) -> bool:
-    return bool(re.search(r"goal", instructions, re.I) and re.search(r"fact", instructions, re.I))
+    """Instructions that ask for what the work needs next (goal and facts, or the state and
+    next steps, as the API's default compaction prompt does) get a sectioned summary."""
+    return bool(re.search(r"goal", instructions, re.I) and re.search(r"fact", instructions, re.I)
+                or re.search(r"next steps", instructions, re.I))
 
 
 def summarize(turns: list[tuple[str, str]], instructions: str) -> str:

@@ -1,7 +1,8 @@
-"""An HTTP transport for the anthropic SDK that answers from the offline course model.
+"""HTTP transports for the anthropic SDK that answer from the offline course model.
 
-The SDK builds and sends real HTTP requests; this transport hands them to
-`CourseModel.handle` instead of the network. Nothing leaves the machine.
+The SDK builds and sends real HTTP requests; these transports hand them to
+`CourseModel.handle` instead of the network, for `anthropic.Anthropic` (sync) and
+`anthropic.AsyncAnthropic` (async). Nothing leaves the machine.
 """
 
 from __future__ import annotations
@@ -13,21 +14,40 @@ except ImportError:  # pragma: no cover
 
 from .server import CourseModel
 
+BASE_URL = "http://offline.invalid"
+
+
+def _answer(model: CourseModel, request: httpx.Request, body: bytes) -> httpx.Response:
+    headers = {k.lower(): v for k, v in request.headers.items()}
+    status, out_headers, out_body = model.handle(request.method, request.url.path, headers, body)
+    return httpx.Response(status, headers=out_headers, content=out_body, request=request)
+
 
 class OfflineTransport(httpx.BaseTransport):
-    """Route every request of an SDK client to a `CourseModel`, in process."""
+    """Route every request of a sync SDK client to a `CourseModel`, in process."""
 
     def __init__(self, model: CourseModel):
         self.model = model
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        body = request.read()
-        headers = {k.lower(): v for k, v in request.headers.items()}
-        status, out_headers, out_body = self.model.handle(
-            request.method, request.url.path, headers, body)
-        return httpx.Response(status, headers=out_headers, content=out_body, request=request)
+        return _answer(self.model, request, request.read())
+
+
+class AsyncOfflineTransport(httpx.AsyncBaseTransport):
+    """The same for an async client: the model answers at once (it does no I/O)."""
+
+    def __init__(self, model: CourseModel):
+        self.model = model
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        return _answer(self.model, request, await request.aread())
 
 
 def http_client(model: CourseModel) -> httpx.Client:
     """An httpx client whose only destination is the offline model."""
-    return httpx.Client(transport=OfflineTransport(model), base_url="http://offline.invalid")
+    return httpx.Client(transport=OfflineTransport(model), base_url=BASE_URL)
+
+
+def async_http_client(model: CourseModel) -> httpx.AsyncClient:
+    """An async httpx client whose only destination is the offline model."""
+    return httpx.AsyncClient(transport=AsyncOfflineTransport(model), base_url=BASE_URL)
