@@ -74,6 +74,21 @@ def pristine_copy(run: Path, checks_files: list[Path] = ()) -> Path:
     return site
 
 
+RUN_PREFIX = "agentlib-grade-"
+
+
+def sweep_stale_runs() -> None:
+    """Remove the run folders of graders that were killed (their process is gone), which
+    could not remove their own."""
+    for folder in Path(tempfile.gettempdir()).glob(RUN_PREFIX + "*"):
+        try:
+            os.kill(int((folder / "pid").read_text(encoding="utf-8")), 0)
+        except ProcessLookupError:  # that grader is gone
+            shutil.rmtree(folder, ignore_errors=True)
+        except (OSError, ValueError):  # alive (or another user's), or not a run folder
+            continue
+
+
 def digest(folder: Path) -> str:
     """A hash of every file under `folder`, to notice a change."""
     h = hashlib.sha256()
@@ -243,8 +258,10 @@ def grade_class(paths: list[str], *, assignment: str | None = None,
         for g in known:
             if g.assignment:
                 write_reports(report_dir, g)
-    run = Path(tempfile.mkdtemp(prefix="agentlib-grade-"))
+    sweep_stale_runs()
+    run = Path(tempfile.mkdtemp(prefix=RUN_PREFIX))
     os.chmod(run, 0o755)
+    (run / "pid").write_text(str(os.getpid()), encoding="utf-8")
     try:
         site = pristine_copy(run, own)
         mode = isolation_mode(str(site))

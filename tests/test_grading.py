@@ -416,8 +416,10 @@ def test_a_rerun_resumes_and_a_killed_grader_keeps_its_rows(tmp_path: Path) -> N
     write_notebook(folder / "slow.ipynb", [RIGHT, "import time\ntime.sleep(3)"])
     cmd = [sys.executable, "-m", "agentlib.grade", str(folder), "--csv", str(out_csv),
            "--jobs", "1", *DEMO]
+    env = dict(os.environ, TMPDIR=str(tmp_path / "tmp"))  # the runs' folders, kept apart
+    (tmp_path / "tmp").mkdir()
     proc = subprocess.Popen(cmd, cwd=str(ROOT), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, env=env)
     for line in proc.stderr:  # a1, a2 graded first (sorted), then slow
         if line.startswith("graded a3"):
             break
@@ -427,13 +429,16 @@ def test_a_rerun_resumes_and_a_killed_grader_keeps_its_rows(tmp_path: Path) -> N
     assert set(kept) == {"a1", "a2", "a3"}
     with open(out_csv, "a", encoding="utf-8") as f:
         f.write("torn,00,half a ro")  # a row cut off by the kill
-    done = subprocess.run(cmd, cwd=str(ROOT), capture_output=True, text=True, timeout=300)
+    assert len(list((tmp_path / "tmp").glob("agentlib-grade-*"))) == 1  # the killed run's
+    done = subprocess.run(cmd, cwd=str(ROOT), capture_output=True, text=True, timeout=300,
+                          env=env)
     assert done.returncode == 0, done.stderr
     assert [ln for ln in done.stderr.splitlines() if ln.startswith("graded")] == [
         ln for ln in done.stderr.splitlines() if ln.startswith("graded slow")]
     rows = read_rows(out_csv)
     assert set(rows) == {"a1", "a2", "a3", "slow"}
     assert all(r["passed"] == "3" for r in rows.values())
+    assert not list((tmp_path / "tmp").glob("agentlib-grade-*"))  # the rerun swept it away
 
 
 # ---------------------------------------------------------------- without namespaces, other users
