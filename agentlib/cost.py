@@ -39,10 +39,12 @@ class Bill:
         return Bill(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
 
 
-def bill(run, *, summaries: tuple[int, int] = (0, 0), model: str = models.OFFLINE_MODEL,
+def bill(run, *, summaries: tuple[int, int] = (0, 0), model: str | None = None,
          cached: bool = True) -> Bill:
-    """What `run` costs on `model`, by kind of token; `summaries` are the (input, output)
-    tokens of its summary calls. `cached=False`: the same tokens if nothing were cached."""
+    """What `run` costs on `model` (default: the run's, else the course model, priced as the
+    current Sonnet), by kind of token; `summaries` are the (input, output) tokens of its
+    summary calls. `cached=False`: the same tokens if nothing were cached."""
+    model = model or getattr(run, "model", None) or models.OFFLINE_MODEL
     out = Bill()
     for s in run.steps:
         p = models.prices(model, s.input_tokens)
@@ -62,7 +64,7 @@ def bill(run, *, summaries: tuple[int, int] = (0, 0), model: str = models.OFFLIN
 
 
 def cost(run, summary_tokens: tuple[int, int] = (0, 0), cached: bool = True, *,
-         model: str = models.OFFLINE_MODEL) -> float:
+         model: str | None = None) -> float:
     """Dollars for a run's calls and its summary calls: `bill(...).total`."""
     return bill(run, summaries=summary_tokens, model=model, cached=cached).total
 
@@ -86,3 +88,32 @@ def break_even(freed: int, rewritten: int, *, model: str = models.OFFLINE_MODEL)
         return float("inf")
     p = models.prices(model)
     return rewritten * (p.cache_write_5m - p.cache_read) / (freed * p.cache_read)
+
+
+def floor(run, *, model: str = models.OFFLINE_MODEL) -> float:
+    """The least this run's own requests could cost, whatever manages its context, for an
+    agent that keeps its findings in its replies: the first request (system, tools, task)
+    written to the cache once and read by every later request; each text the agent or the
+    user wrote written once and read by every later request; each tool result sent once,
+    uncached, at the input price (it is read once: the next reply notes what it found);
+    every output token at the output price. No rewrites, no summary calls, no call records
+    or stale results kept. Read from `run.transcript` (every message ever added)."""
+    from . import tokens
+    from .messages import blocks
+
+    if not run.steps:
+        return 0.0
+    p = models.prices(model)
+    frame = run.steps[0].input_tokens  # what every request needs: system, tools, the task
+    total = frame * p.cache_write_5m  # the first request writes it
+    kept, pending = 0, 0  # texts already cached; texts the next request writes
+    for m in run.transcript[1:]:
+        text = sum(tokens.count(b) for b in blocks(m) if b.get("type") == "text")
+        if m["role"] == "assistant":
+            pending += text
+            continue
+        results = sum(tokens.count(b) for b in blocks(m) if b.get("type") == "tool_result")
+        total += (frame + kept) * p.cache_read + (pending + text) * p.cache_write_5m \
+            + results * p.input  # the next request
+        kept, pending = kept + pending + text, 0
+    return (total + run.total_output_tokens * p.output) / PER
