@@ -134,9 +134,9 @@ def wall_clock_steps(lead: Run, runs: Sequence[Run] = ()) -> int:
 
 
 def totals(runs: Sequence[Run], compactors: Sequence = ()) -> dict:
-    """Requests, input tokens and dollars (prompt caching on, `bench.cost`) over all `runs`
-    and the summary calls of any `compactors` (`agentlib.context.Compactor`) they used."""
-    from .bench import cost  # the course's one price function
+    """Requests, input tokens and dollars (prompt caching on, `agentlib.cost`) over all
+    `runs` and the summary calls of any `compactors` (`agentlib.context.Compactor`) they used."""
+    from .cost import cost  # the course's one price function
 
     folds = [c for comp in compactors for c in comp.compactions]
     summary = (sum(c.summary_input_tokens for c in folds),

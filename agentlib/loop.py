@@ -42,6 +42,7 @@ class Step:
     output_tokens: int = 0
     cache_read: int = 0  # usage.cache_read_input_tokens (billed at 0.1x)
     cache_write: int = 0  # usage.cache_creation_input_tokens (billed at 1.25x)
+    cache_write_1h: int = 0  # the part of cache_write written for an hour (billed at 2x)
     compaction_tokens: tuple[int, int] = (0, 0)  # server-side compaction's (input, output)
     estimate: int = 0  # characters / 4 of what was sent
     messages_sent: int = 0
@@ -119,13 +120,15 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
               system: str | None = DEFAULT_SYSTEM, max_steps: int = 60,
               model: str | None = None, max_tokens: int = 2048, label: str = "",
               history: list[dict] | None = None, extra: dict | None = None,
-              extra_tools=None, cache: bool = False) -> Run:
+              extra_tools=None, cache: bool | Callable = False) -> Run:
     """Run `workload` until the agent answers, `max_steps` requests, or an API error.
 
     `history` continues an earlier conversation instead of starting with the task;
     `extra` adds request parameters (for example `context_management`, with a beta client);
     `extra_tools` is a Toolbox offered beside the workload's (for example the notes tool);
-    `cache=True` marks the system prompt and the newest message with `cache_control`.
+    `cache=True` marks the system prompt and the newest message with `cache_control`; a
+    callable instead places the message breakpoints on the copy sent (for example
+    `agentlib.context.Breakpoints()`, which also marks the end of the stable part).
     Requests state `thinking` explicitly (the least the model accepts, unless `extra` sets
     it), so a run does not depend on the model's default.
     """
@@ -153,8 +156,8 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
                     messages_sent=len(history), events=events, sent=history)
         steps.append(step)
         try:
-            response = create(messages=cache_breakpoint(history) if cache else history,
-                              **params)
+            marked = cache if callable(cache) else cache_breakpoint
+            response = create(messages=marked(history) if cache else history, **params)
         except anthropic.APIStatusError as e:
             body = e.body if isinstance(e.body, dict) else {}
             message = (body.get("error") or {}).get("message", str(e))
@@ -164,6 +167,8 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
         usage = response.usage
         step.cache_read = usage.cache_read_input_tokens or 0
         step.cache_write = usage.cache_creation_input_tokens or 0
+        step.cache_write_1h = getattr(getattr(usage, "cache_creation", None),
+                                      "ephemeral_1h_input_tokens", 0) or 0
         step.input_tokens = usage.input_tokens + step.cache_read + step.cache_write
         for strategy in context:  # let stateful strategies calibrate their estimates
             if hasattr(strategy, "observe"):

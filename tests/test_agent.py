@@ -8,6 +8,7 @@ from agentlib.context import SlidingWindow, truncate
 from agentlib.loop import run_agent
 from agentlib.messages import tool_result, user, validate
 from agentlib.offline.agent import NO_TASK
+from agentlib.tools import Toolbox
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +114,7 @@ def test_inherit_needs_defaults_and_rereads_them_when_cleared(client):
 def test_notice_is_followed_and_silent_cut_is_not(client):
     w = workloads.needle(200)
     ws = w.workspace
+    w.toolbox = Toolbox([ws.list_files, ws.read_file])  # no search: paging is the only way
     page = ws.read_file("incident.log", 0, 50)
     assert "[truncated:" in page
     base = [user(w.task), {"role": "assistant", "content": [
@@ -123,6 +125,38 @@ def test_notice_is_followed_and_silent_cut_is_not(client):
     silent = page.rsplit("\n[truncated:", 1)[0]
     answered = next_reply(client, w, base + [user(tool_result("toolu_1", silent))])
     assert calls(answered) == [] and not w.score(answered.content[0].text).success
+
+
+def test_a_long_cut_log_is_searched_then_read_around_the_matches(client):
+    """Offered `search`, with most of the log still to go, the model searches for what the
+    task names and reads only the lines around each match, the decisive one first."""
+    w = workloads.needle(2000)
+    ws = w.workspace
+    page = ws.read_file("incident.log", 0, 50)
+    base = [user(w.task), {"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_1", "name": "read_file",
+         "input": {"path": "incident.log"}}]}]
+    first = base + [user(tool_result("toolu_1", page))]
+    assert calls(next_reply(client, w, first)) == [("search", {"pattern": "root cause"})]
+    hits = ws.search("root cause")
+    searched = first + [{"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_2", "name": "search",
+         "input": {"pattern": "root cause"}}]}, user(tool_result("toolu_2", hits))]
+    confirmed = int(hits.splitlines()[-1].split(":")[1])  # "path:line: text"
+    assert calls(next_reply(client, w, searched)) == [
+        ("read_file", {"path": "incident.log", "offset": confirmed - 3, "limit": 5})]
+    run = run_agent(client, w, max_tokens=512)  # uncapped: one read, no search
+    assert run.calls == 2 and not run.tool_calls("search") and run.score.success
+
+
+def test_a_short_cut_is_paged_even_with_search(client):
+    w = workloads.needle(200)
+    page = w.workspace.read_file("incident.log", 0, 150)  # 50 lines to go: one more page
+    base = [user(w.task), {"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_1", "name": "read_file",
+         "input": {"path": "incident.log"}}]}]
+    nxt = next_reply(client, w, base + [user(tool_result("toolu_1", page))])
+    assert calls(nxt) == [("read_file", {"path": "incident.log", "offset": 150})]
 
 
 def test_constraint_visible_is_kept_and_invisible_is_broken(client):

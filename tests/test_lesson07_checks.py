@@ -8,9 +8,11 @@ import pytest
 from checktools import statuses, title
 
 from agentlib.checks import lesson07
+from agentlib.context.breakpoints import Breakpoints
 from agentlib.context.cap import cap
 from agentlib.context.clear import Clearing
 from agentlib.context.compact import FREE_FORM_PROMPT, Compactor
+from agentlib.context.lowwater import LowWaterCompactor
 from agentlib.context.truncate import SlidingWindow
 from agentlib.grading import run_checks
 from agentlib.tools import Toolbox
@@ -151,21 +153,42 @@ def _capped(workload, chars=1_500):
 
 def _right_pipeline(client, workload, notes_dir):
     return {"toolbox": _capped(workload),
-            "context": [Clearing(3, trigger=5_000),
-                        Compactor(client, 8_000, keep=6, summary_max_tokens=4_096)]}
+            "context": [Clearing(1), LowWaterCompactor(client, 8_000, at_least=5_000, keep=4)],
+            "cache": Breakpoints(newest=False)}
 
 
 def test_pipeline_right_answer_passes(capsys):
     assert set(statuses("ex7.pipeline", pipeline=_right_pipeline).values()) == {"pass"}
     printed = capsys.readouterr().out
     assert "22 of 22 found" in printed and "of append-only's" in printed  # the report line
+    assert "cached =" in printed
 
 
 def test_pipeline_without_cap_also_passes():
-    def pipeline(client, workload, notes_dir):  # clearing alone meets this budget too
-        return {"context": [Clearing(3, trigger=5_000)]}
+    def pipeline(client, workload, notes_dir):  # clearing after one read meets this budget too
+        return {"context": [Clearing(1)], "cache": Breakpoints(newest=False)}
 
     assert set(statuses("ex7.pipeline", pipeline=pipeline).values()) == {"pass"}
+
+
+def _old_pipeline(client, workload, notes_dir):  # the lesson's first pipeline: tokens, not dollars
+    return {"toolbox": _capped(workload),
+            "context": [Clearing(3, trigger=5_000),
+                        Compactor(client, 8_000, keep=6, summary_max_tokens=4_096)]}
+
+
+def _breakpoints_but_newest_cached_and_late_clears(client, workload, notes_dir):
+    return {"toolbox": _capped(workload),
+            "context": [Clearing(3, trigger=5_000, clear_at_least=2_000)],
+            "cache": Breakpoints()}
+
+
+def _no_cache(client, workload, notes_dir):
+    return {**_right_pipeline(client, workload, notes_dir), "cache": False}
+
+
+def _bad_cache(client, workload, notes_dir):
+    return {**_right_pipeline(client, workload, notes_dir), "cache": "yes"}
 
 
 def _append_only(client, workload, notes_dir):
@@ -229,6 +252,10 @@ def _bad_key(client, workload, notes_dir):
     (_raises, "returns a pipeline"),
     (_strategy_raises, "returns a pipeline"),
     (_bad_key, "returns a pipeline"),
+    (_old_pipeline, "costs at most"),
+    (_breakpoints_but_newest_cached_and_late_clears, "costs at most"),
+    (_no_cache, "costs at most"),
+    (_bad_cache, "returns a pipeline"),
 ])
 def test_pipeline_known_mistakes_fail(wrong, start):
     got = statuses("ex7.pipeline", pipeline=wrong)
@@ -237,6 +264,8 @@ def test_pipeline_known_mistakes_fail(wrong, start):
 
 
 def test_pipeline_meets_only_part_of_the_budget():
+    old = statuses("ex7.pipeline", pipeline=_old_pipeline)  # every token bar, not the dollars
+    assert [k for k, v in old.items() if v != "pass"] == [title("ex7.pipeline", "costs at most")]
     late = statuses("ex7.pipeline", pipeline=_late_clearing)
     assert late[title("ex7.pipeline", "still finds every service")] == "pass", late
     lazy = statuses("ex7.pipeline", pipeline=_lazy_clearing)

@@ -9,10 +9,11 @@
   that the check does not change when the benchmark is re-run).
 - ex7.pipeline: the learner's pipeline runs the audit on a workload the lesson never
   showed (40 files, seed 3) in a 16,000-token window, offline, on a fresh client whose
-  every call is counted (summaries included). It must answer, find every service, keep
-  each request within 10,000 tokens and send at most 40% of append-only's input tokens.
-  The first check runs the pipeline; the others read that run. Whatever the learner's
-  code raises is reported as a failure with its message, never raised.
+  every call is counted and billed with prompt caching on (summaries included). It must
+  answer, find every service, keep each request within 10,000 tokens, send at most 40% of
+  append-only's input tokens and cost at most 80% of append-only's dollars (append-only
+  cached too). The first check runs the pipeline; the others read that run. Whatever the
+  learner's code raises is reported as a failure with its message, never raised.
 """
 
 from __future__ import annotations
@@ -230,9 +231,10 @@ N_FILES, SEED = 40, 3  # a size and a seed the lesson never ran
 WINDOW = 16_000  # the offline model's hard limit for this check
 PEAK_BUDGET = 10_000  # the budget: every request within this many tokens
 INPUT_BUDGET = 0.40  # and all input tokens (summaries too) within 40% of append-only's
+COST_BUDGET = 0.80  # and its dollars, prompt caching on, within 80% of append-only's
 MAX_STEPS = 3 * N_FILES  # a good pipeline needs about 60 requests
 MAX_TOKENS = 1024
-KEYS = ("context", "toolbox", "system", "extra_tools", "extra")
+KEYS = ("context", "toolbox", "system", "extra_tools", "extra", "cache")
 PIPELINE_HINT = ("adopt the layers in order: cap read_file, clear old results, and compact "
                  "only if the window still fills (with the client you are given)")
 
@@ -247,7 +249,9 @@ class Trial:
     calls: int = 0  # every successful create through the client: agent and summaries
     agent_calls: int = 0  # the agent's own successful requests (those with tools)
     input_tokens: int = 0  # all their input tokens (cached or not, compaction iterations)
+    cost: float = 0.0  # their dollars at the catalog's prices, cache reads and writes apart
     baseline: int = 0  # append-only's input tokens on the same workload
+    baseline_cost: float = 0.0  # and its dollars, prompt caching on
     peak: int = 0  # the largest agent request's input tokens
     refused: str = ""  # the model's error message when it refused a request
     answer: str | None = None  # the model's last reply to the agent, when it ended the turn
@@ -255,16 +259,33 @@ class Trial:
 
 
 @lru_cache(maxsize=1)
-def _append_only_tokens() -> int:
+def _append_only() -> tuple[int, float]:
+    """Append-only's input tokens and dollars (prompt caching on) on the check's audit."""
     from agentlib import connect, workloads
+    from agentlib.cost import cost
     from agentlib.loop import run_agent
 
     with tempfile.TemporaryDirectory(prefix="agentlib-ex7-") as root:
         run = run_agent(connect(offline=True, context_window=10_000_000),
                         workloads.audit(N_FILES, seed=SEED, root=root),
-                        max_steps=MAX_STEPS, max_tokens=MAX_TOKENS)
+                        max_steps=MAX_STEPS, max_tokens=MAX_TOKENS, cache=True)
     assert run.score.success, "append-only should solve the check's audit (a bug in the check)"
-    return run.total_input_tokens
+    return run.total_input_tokens, cost(run)
+
+
+def _usage_cost(usage: dict) -> float:
+    """Dollars of one response's usage at the course model's catalog prices."""
+    from agentlib.models import OFFLINE_MODEL, prices
+
+    p = prices(OFFLINE_MODEL)
+    made = usage.get("cache_creation") or {}
+    hour = made.get("ephemeral_1h_input_tokens", 0)
+    total = (usage["input_tokens"] * p.input + usage["cache_read_input_tokens"] * p.cache_read
+             + (usage["cache_creation_input_tokens"] - hour) * p.cache_write_5m
+             + hour * p.cache_write_1h + usage["output_tokens"] * p.output)
+    total += sum(i["input_tokens"] * p.input + i["output_tokens"] * p.output
+                 for i in usage.get("iterations", []) if i["type"] == "compaction")
+    return total / 1e6
 
 
 def _counting_client():
@@ -273,7 +294,8 @@ def _counting_client():
 
     client = connect(offline=True, context_window=WINDOW)
     model = client.course_model
-    tally: dict = {"calls": 0, "input": 0, "agent": [], "refused": "", "last": None}
+    tally: dict = {"calls": 0, "input": 0, "cost": 0.0, "agent": [], "refused": "",
+                   "last": None}
     create = model.create
 
     def counted(request, betas, key=""):
@@ -286,6 +308,7 @@ def _counting_client():
         sent = (usage["input_tokens"] + usage["cache_creation_input_tokens"]
                 + usage["cache_read_input_tokens"])
         tally["calls"] += 1
+        tally["cost"] += _usage_cost(usage)
         tally["input"] += sent + sum(i["input_tokens"] for i in usage.get("iterations", [])
                                      if i["type"] == "compaction")
         if request.get("tools"):
@@ -329,6 +352,10 @@ def run_pipeline(fn, client, work, notes_dir: str) -> dict:
     if any(isinstance(s, Compactor) and s.client is not client for s in context):
         return {"error": "a Compactor uses another client: build it with the `client` "
                          "pipeline receives, so that its summary calls are counted too"}
+    cache = spec.get("cache", True)
+    if not isinstance(cache, bool) and not callable(cache):
+        return {"error": "'cache' should be True, False or a breakpoint placer (a callable: "
+                         f"messages -> messages with cache_control), got {cache!r:.120}"}
     for key in ("toolbox", "extra_tools"):
         if spec.get(key) is not None and not isinstance(spec[key], Toolbox):
             return {"error": f"'{key}' should be an agentlib.tools.Toolbox, got "
@@ -339,7 +366,8 @@ def run_pipeline(fn, client, work, notes_dir: str) -> dict:
         run = run_agent(client, work, context=list(context),
                         system=spec.get("system", DEFAULT_SYSTEM),
                         extra_tools=spec.get("extra_tools"), extra=spec.get("extra"),
-                        max_steps=MAX_STEPS, max_tokens=MAX_TOKENS, label="pipeline")
+                        max_steps=MAX_STEPS, max_tokens=MAX_TOKENS, cache=cache,
+                        label="pipeline")
     except Exception as e:
         return {"error": _raised("the run (one of your strategies or tools)", e)}
     return {"error": None, "stopped": str(run.stopped)}
@@ -350,7 +378,8 @@ def _trial(fn) -> Trial:
     from agentlib import workloads
     from agentlib.grading import in_learner_process, portable
 
-    trial = Trial(baseline=_append_only_tokens())
+    baseline, baseline_cost = _append_only()
+    trial = Trial(baseline=baseline, baseline_cost=baseline_cost)
     client, tally = _counting_client()
     with tempfile.TemporaryDirectory(prefix="agentlib-ex7-") as root:
         work = portable(workloads.audit, N_FILES, seed=SEED, root=f"{root}/workspace")
@@ -358,7 +387,7 @@ def _trial(fn) -> Trial:
     if not isinstance(outcome, dict):
         outcome = {"error": f"the run reported {type(outcome).__name__}, not a dict"}
     trial.error, trial.stopped = outcome.get("error"), str(outcome.get("stopped", ""))[:300]
-    trial.calls, trial.input_tokens = tally["calls"], tally["input"]
+    trial.calls, trial.input_tokens, trial.cost = tally["calls"], tally["input"], tally["cost"]
     trial.agent_calls, trial.peak = len(tally["agent"]), max(tally["agent"], default=0)
     trial.refused = tally["refused"]
     last = tally["last"]
@@ -403,7 +432,9 @@ def report(t: Trial) -> str:
             f"{t.agent_calls} requests (+{t.calls - t.agent_calls} summary calls); "
             f"{getattr(t.score, 'detail', 'no answer to score')}; peak {t.peak:,} tokens "
             f"(budget {PEAK_BUDGET:,}); input {t.input_tokens:,} = {share:.0%} of "
-            f"append-only's {t.baseline:,} (budget {INPUT_BUDGET:.0%})")
+            f"append-only's {t.baseline:,} (budget {INPUT_BUDGET:.0%}); ${t.cost:.4f} cached = "
+            f"{t.cost / t.baseline_cost:.0%} of append-only's ${t.baseline_cost:.4f} (budget "
+            f"{COST_BUDGET:.0%})")
 
 
 @register("ex7.pipeline", "returns a pipeline run_agent can use (context, toolbox, system, ...)",
@@ -459,3 +490,18 @@ def _pipeline_tokens(ns: dict) -> None:
     assert share <= INPUT_BUDGET, (
         f"{t.calls} calls sent {t.input_tokens:,} input tokens, {share:.0%} of append-only's "
         f"{t.baseline:,}; the budget is {INPUT_BUDGET:.0%}")
+
+
+@register("ex7.pipeline", f"costs at most {COST_BUDGET:.0%} of append-only's dollars, prompt "
+          "caching on", hint="a clear rewrites every cached block after the first one it "
+          "empties: mark the end of the stable part (agentlib.context.Breakpoints), and do not "
+          "cache a result that is cleared after one read (newest=False with Clearing(1))",
+          needs=("pipeline",))
+def _pipeline_cost(ns: dict) -> None:
+    t = _scored(ns)
+    assert _answered(t), \
+        f"the run did not answer ({t.stopped.split(':')[0]}): its bill says nothing yet"
+    share = t.cost / t.baseline_cost
+    assert share <= COST_BUDGET, (
+        f"{t.calls} calls cost ${t.cost:.4f} with prompt caching, {share:.0%} of append-only's "
+        f"${t.baseline_cost:.4f}; the budget is {COST_BUDGET:.0%}")

@@ -1,9 +1,13 @@
 """Context strategies, one module per mechanism, in the order to adopt them.
 
     cap        cap a tool's result where it enters the history (characters or tokens)
+    headtail   cap a long output to its head and tail, the notice in the middle
     truncate   keep the newest `keep` messages, never splitting a tool pair
     clear      empty all but the newest `keep` tool results once over `trigger` tokens
+    batch      clear over `trigger`, down to a low-water mark, `clear_at_least` at once
     compact    over `trigger` tokens, fold all but the newest `keep` messages into a summary
+    lowwater   compact only `at_least` tokens above where the last fold left the history
+    breakpoints  cache breakpoints after the stable part (`run_agent(cache=Breakpoints())`)
     notes      a notes file outside the window; memory: the API's memory tool
 
 A strategy is called as `strategy(messages) -> messages` before every request of
@@ -12,16 +16,20 @@ A strategy is called as `strategy(messages) -> messages` before every request of
 what it did. The plain functions (`truncate`, `clear_tool_results`) do the same once.
 """
 
+from .batch import BatchClearing
+from .breakpoints import Breakpoints
 from .cap import cap, cap_lines, cap_text
 from .clear import PLACEHOLDER, Clearing, clear_tool_results, is_cleared
 from .compact import FREE_FORM_PROMPT, STRUCTURED_PROMPT, Compactor, transcript
+from .lowwater import LowWaterCompactor
 from .memory import MEMORY_BETA, MEMORY_RULES, memory_toolbox
 from .notes import NOTES_RULES, Notes
 from .truncate import SlidingWindow, safe_start, truncate
 
 __all__ = [
     "FREE_FORM_PROMPT", "MEMORY_BETA", "MEMORY_RULES", "NOTES_RULES", "PLACEHOLDER",
-    "STRUCTURED_PROMPT", "Clearing", "Compactor", "Notes", "SlidingWindow", "cap", "cap_lines",
+    "STRUCTURED_PROMPT", "BatchClearing", "Breakpoints", "Clearing", "Compactor",
+    "LowWaterCompactor", "Notes", "SlidingWindow", "cap", "cap_lines",
     "cap_text", "clear_tool_results", "is_cleared", "memory_toolbox", "safe_start",
     "transcript", "truncate",
 ]

@@ -80,26 +80,35 @@ def cap_lines(text: str, path: str, offset: int, max_chars: int | None = None,
 
 
 def cap(tool: Callable, max_chars: int | None = None, max_tokens: int | None = None, *,
-        silent: bool = False) -> Callable:
+        silent: bool = False, tail: bool = False) -> Callable:
     """Wrap a tool so that its results are capped as they enter the history.
 
     A tool with `path` and `offset` parameters (like `read_file`) is cut at a line and
     told where to continue; any other tool is cut by characters and told to narrow its
     query. `silent=True` drops the notice: it exists only to show the failure.
+    `tail=True` keeps the end too (`headtail.py`: the notice goes in the middle).
     """
     if max_chars is None and max_tokens is None:
         raise ValueError("cap needs max_chars or max_tokens")
+    if tail and (max_chars is None or max_tokens is not None or silent):
+        raise ValueError("tail=True takes max_chars only, with its notice (not silent)")
     signature = inspect.signature(tool)
     paged = {"path", "offset"} <= set(signature.parameters)
 
     @functools.wraps(tool)
     def capped(*args, **kwargs):
+        from .headtail import head_tail_lines, head_tail_text
+
         out = str(tool(*args, **kwargs))
         if paged:
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
-            return cap_lines(out, bound.arguments["path"], bound.arguments["offset"] or 0,
-                             max_chars, max_tokens, silent=silent)
+            path, offset = bound.arguments["path"], bound.arguments["offset"] or 0
+            if tail:
+                return head_tail_lines(out, path, offset, max_chars)
+            return cap_lines(out, path, offset, max_chars, max_tokens, silent=silent)
+        if tail:
+            return head_tail_text(out, max_chars)
         return cap_text(out, max_chars, max_tokens, silent=silent)
 
     return capped

@@ -2,8 +2,8 @@
 
 Old results are stale and can be fetched again, so their text can go; the block must stay
 (deleting it splits the pair: lesson 02's 400). Units as in the API's own edit
-(`clear_tool_uses_20250919`, by default at 100,000 input tokens, keeping 3): `keep` counts
-tool results, `trigger` and `clear_at_least` count tokens.
+(`clear_tool_uses_20250919`, default: over 100,000 input tokens, keep 3): `keep` counts tool
+results, `trigger` and `clear_at_least` count tokens. `batch.py` clears in bigger bites.
 """
 
 from __future__ import annotations
@@ -35,8 +35,7 @@ class ClearedHistory(Derived):
 
 def tool_results(messages: list[dict], start: int = 0, calls: dict | None = None) -> list:
     """The tool results from message `start` on, oldest first: ((i, j), (ui, uj, tool name)
-    of their tool_use, or None). `calls` (id -> (ui, uj, name)) is filled in as it goes:
-    pass the same dict to scan a growing history a part at a time."""
+    of their tool_use, or None). `calls` (id -> (ui, uj, name)) is filled in as it goes."""
     found, calls = [], {} if calls is None else calls
     for i in range(start, len(messages)):
         for j, b in enumerate(blocks(messages[i])):
@@ -87,10 +86,8 @@ def clear_tool_results(messages: list[dict], keep: int = DEFAULT_KEEP, *,
                        clear_tool_inputs: bool | Iterable[str] = False,
                        placeholder: str = PLACEHOLDER) -> ClearedHistory:
     """Empty all but the newest `keep` tool results, once the history is over `trigger`.
-
     Never mutates `messages`: returns a new list whose `cleared_tool_uses` and
-    `cleared_input_tokens` say what was done. A malformed history raises HistoryError.
-    """
+    `cleared_input_tokens` say what was done. A malformed history raises HistoryError."""
     if keep < 0:
         raise ValueError(f"keep must be 0 or more tool results, got {keep}")
     validate(messages)
@@ -134,17 +131,19 @@ class Clearing:
         size = self._size.of(messages) if isinstance(self.trigger, int) else None
         out = messages  # when nothing is cleared: the same list, not a copy
         if triggers.reached(self.trigger, messages, size=size, uses=len(self._calls)):
-            old = max(self._done, len(self._results) - self.keep)
+            old = self.upto(messages, size)
             cleared = empty_results(messages, self._results[self._done:old],
                                     clear_at_least=self.clear_at_least, **self.options)
             if cleared.cleared_tool_uses or self.clear_at_least is None:
                 self._done = old  # (a batch not worth clearing is weighed again next time)
             out = cleared if cleared.cleared_tool_uses else messages
         n = getattr(out, "cleared_tool_uses", 0)
-        self.total_cleared += n
+        self.total_cleared, self._last = self.total_cleared + n, out
         self.event = f"cleared {n} results (-{out.cleared_input_tokens} tokens)" if n else ""
-        self._last = out
         return out
 
+    def upto(self, messages: list[dict], size: int | None) -> int:  # all but the newest `keep`
+        return max(self._done, len(self._results) - self.keep)
+
     def __repr__(self) -> str:
-        return f"Clearing(keep={self.keep}, trigger={self.trigger})"
+        return f"{type(self).__name__}(keep={self.keep}, trigger={self.trigger})"

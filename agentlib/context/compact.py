@@ -95,7 +95,7 @@ class Compactor:
         self.calls += 1
         self.event = ""
         before = self.meter.measure(messages)
-        if before <= self.trigger - self.margin:
+        if not self.due(messages, before):
             return messages
         validate(messages)  # never summarize (and hide) a malformed history
         cut = safe_start(messages, len(messages) - self.keep)
@@ -121,6 +121,10 @@ class Compactor:
         self.event = f"compacted {len(old)} messages (~{before} -> ~{after} tokens)" + (
             "; the summary was cut at summary_max_tokens" if cut else "")
         return out
+
+    def due(self, messages: list[dict], size: int) -> bool:
+        """Compact now? Over the trigger less its margin (`size`: the calibrated estimate)."""
+        return size > self.trigger - self.margin
 
     def __repr__(self) -> str:
         return (f"Compactor(trigger={self.trigger}, margin={self.margin}, keep={self.keep}, "

@@ -429,11 +429,13 @@ class Lead:
 # ---------------------------------------------------------------- needle
 
 class Needle:
-    """Read a log page by page while it says there is more; answer the confirmed cause."""
+    """Read a log page by page while it says there is more; answer the confirmed cause.
+    With a `search` tool and a long log still to go, search it instead (`SearchThenRead`)."""
 
     TASK_RE = re.compile(r"Read `([^`]+)` and report the confirmed root cause")
     CONFIRMED_RE = re.compile(r"root cause confirmed: ([A-Z]+-[A-Z]+)")
     GUESS_RE = re.compile(r"hypothesis: root cause is ([A-Z]+-[A-Z]+)")
+    SOUGHT = "root cause"  # what the task names, the words to search for
 
     @classmethod
     def applies(cls, view: View) -> bool:
@@ -456,6 +458,11 @@ class Needle:
         reads = [r for r in self.view.results if r.name == "read_file" and not r.is_error]
         if not reads:
             return [_text(f"I'll read {self.path}."), _call("read_file", path=self.path)]
+        searching = SearchThenRead(self.view, self.path, self.SOUGHT)
+        if searching.started() or searching.worth_it(reads[0]):
+            step = searching.act()
+            if step:
+                return step
         last = reads[-1]
         notice = parse_notice(last.text)
         if last.cleared:
@@ -464,7 +471,7 @@ class Needle:
         guess = self.GUESS_RE.search(everything)
         note = (f"Noted: the log names a hypothesis, {guess.group(1)}, not yet confirmed."
                 if guess else "Noted: no root cause in this part.")
-        if notice:
+        if notice and not searching.found:
             return [_text(f"{note} The result says there is more; continuing at "
                           f"offset={notice[1]}."),
                     _call("read_file", path=notice[0], offset=notice[1])]
@@ -472,6 +479,59 @@ class Needle:
             return [_text(f"{note} I read the whole log and found no confirmation, so the "
                           f"hypothesis is the best answer.\nAnswer: {guess.group(1)}")]
         return [_text("I read the whole log and found no root cause.\nAnswer: unknown")]
+
+
+MORE_RE = re.compile(r"(\d+) more lines not shown")
+HIT_RE = re.compile(r"^(.+?):(\d+): (.*)$", re.M)
+
+
+class SearchThenRead:
+    """Search first, then read only the lines around each match (seeds 003 and 004: titles
+    and snippets first, then the document). Worth it when a read came back cut with more
+    lines still to go than it showed, and a `search` tool is offered: paging on would put
+    page after page in the window. Everything it knows comes from the request: its search
+    (or, if that was cleared, it searches again) and the calls it made (their inputs stay
+    visible when their results are cleared)."""
+
+    AROUND = 2  # lines read on each side of a match
+
+    def __init__(self, view: View, path: str, pattern: str):
+        self.view, self.path, self.pattern = view, path, pattern
+        self.searches = [r for r in view.results if r.name == "search"
+                         and r.input.get("pattern") == pattern and not r.is_error]
+        self.found = False  # did a visible search find the pattern in the file?
+
+    def worth_it(self, read: Result) -> bool:
+        more = MORE_RE.search(read.text)
+        shown = read.text.count("\n")
+        return "search" in self.view.tool_names and more is not None and \
+            int(more.group(1)) > shown
+
+    def started(self) -> bool:
+        return bool(self.searches)
+
+    def act(self) -> list[dict] | None:
+        """The next call: the search, or a read around a match not read yet; None when
+        every match has been read."""
+        visible = [r for r in self.searches if not r.cleared]
+        if not visible:
+            return [_text(f"The log is long; I'll search it for \"{self.pattern}\" and read "
+                          "only the lines around each match."),
+                    _call("search", pattern=self.pattern)]
+        hits = [(int(n), line) for p, n, line in HIT_RE.findall(visible[-1].text)
+                if p == self.path]
+        hits.sort(key=lambda h: ("confirmed" not in h[1], -h[0]))  # the decisive one first
+        self.found = bool(hits)
+        done = {(r.input.get("offset"), r.input.get("limit")) for r in self.view.results
+                if r.name == "read_file" and r.input.get("limit")}
+        for number, _ in hits:
+            start = max(0, number - 1 - self.AROUND)
+            if (start, 2 * self.AROUND + 1) not in done:
+                return [_text(f"Noted: {len(hits)} match(es) in {self.path}. Reading the lines "
+                              f"around line {number}."),
+                        _call("read_file", path=self.path, offset=start,
+                              limit=2 * self.AROUND + 1)]
+        return None
 
 
 # ---------------------------------------------------------------- constraints (shopping)

@@ -1,0 +1,119 @@
+"""The bill of a run: every token of its trace priced with the model catalog.
+
+A step's `input_tokens` is all of its input: `cache_read` of it was read from the cache
+(a tenth of the input price or less), `cache_write` was written to it (1.25x the input
+price for 5 minutes; `cache_write_1h` of it for an hour, at 2x), and the rest is billed
+at the input price. Output is billed at the output price. Two kinds of call are not in
+`run.steps`: a client-side compaction's summary calls (`agentlib.context.Compactor`)
+and a server-side compaction's iteration (`Step.compaction_tokens`); both are plain
+input and output. Prices: `agentlib.models.prices(model, prompt_tokens)`, so a prompt over
+a model's long-prompt threshold is billed at its higher band.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from . import models
+
+PER = 1_000_000  # catalog prices are per million tokens
+
+
+@dataclass
+class Bill:
+    """Dollars by kind of token."""
+
+    input: float = 0.0  # input neither read from nor written to the cache
+    cache_write_5m: float = 0.0
+    cache_write_1h: float = 0.0
+    cache_read: float = 0.0
+    output: float = 0.0
+    summaries: float = 0.0  # client-side summary calls, input and output
+    compaction: float = 0.0  # server-side compaction iterations, input and output
+
+    @property
+    def total(self) -> float:
+        return sum(getattr(self, f.name) for f in fields(self))
+
+    def __add__(self, other: Bill) -> Bill:
+        return Bill(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+
+def bill(run, *, summaries: tuple[int, int] = (0, 0), model: str | None = None,
+         cached: bool = True) -> Bill:
+    """What `run` costs on `model` (default: the run's, else the course model, priced as the
+    current Sonnet), by kind of token; `summaries` are the (input, output) tokens of its
+    summary calls. `cached=False`: the same tokens if nothing were cached."""
+    model = model or getattr(run, "model", None) or models.OFFLINE_MODEL
+    out = Bill()
+    for s in run.steps:
+        p = models.prices(model, s.input_tokens)
+        if cached:
+            out.input += (s.input_tokens - s.cache_read - s.cache_write) * p.input / PER
+            out.cache_write_5m += (s.cache_write - s.cache_write_1h) * p.cache_write_5m / PER
+            out.cache_write_1h += s.cache_write_1h * p.cache_write_1h / PER
+            out.cache_read += s.cache_read * p.cache_read / PER
+        else:
+            out.input += s.input_tokens * p.input / PER
+        out.output += s.output_tokens * p.output / PER
+        c_in, c_out = s.compaction_tokens
+        out.compaction += (c_in * p.input + c_out * p.output) / PER
+    p = models.prices(model)
+    out.summaries += (summaries[0] * p.input + summaries[1] * p.output) / PER
+    return out
+
+
+def cost(run, summary_tokens: tuple[int, int] = (0, 0), cached: bool = True, *,
+         model: str | None = None) -> float:
+    """Dollars for a run's calls and its summary calls: `bill(...).total`."""
+    return bill(run, summaries=summary_tokens, model=model, cached=cached).total
+
+
+def summary_tokens(compactors) -> tuple[int, int]:
+    """(input, output) tokens of every summary call the compactors made."""
+    folds = [c for comp in compactors for c in comp.compactions]
+    return (sum(c.summary_input_tokens for c in folds),
+            sum(c.summary_output_tokens for c in folds))
+
+
+def break_even(freed: int, rewritten: int, *, model: str = models.OFFLINE_MODEL) -> float:
+    """After how many later requests a clear has paid for the cache it breaks.
+
+    Each later request no longer reads the `freed` tokens (saving the cache-read price on
+    each); the next one writes `rewritten` tokens (everything after the first changed
+    block) that it would have read (paying write minus read, once). The clear pays when
+    freed x steps x read > rewritten x (write - read).
+    """
+    if freed <= 0:
+        return float("inf")
+    p = models.prices(model)
+    return rewritten * (p.cache_write_5m - p.cache_read) / (freed * p.cache_read)
+
+
+def floor(run, *, model: str = models.OFFLINE_MODEL) -> float:
+    """The least this run's own requests could cost, whatever manages its context, for an
+    agent that keeps its findings in its replies: the first request (system, tools, task)
+    written to the cache once and read by every later request; each text the agent or the
+    user wrote written once and read by every later request; each tool result sent once,
+    uncached, at the input price (it is read once: the next reply notes what it found);
+    every output token at the output price. No rewrites, no summary calls, no call records
+    or stale results kept. Read from `run.transcript` (every message ever added)."""
+    from . import tokens
+    from .messages import blocks
+
+    if not run.steps:
+        return 0.0
+    p = models.prices(model)
+    frame = run.steps[0].input_tokens  # what every request needs: system, tools, the task
+    total = frame * p.cache_write_5m  # the first request writes it
+    kept, pending = 0, 0  # texts already cached; texts the next request writes
+    for m in run.transcript[1:]:
+        text = sum(tokens.count(b) for b in blocks(m) if b.get("type") == "text")
+        if m["role"] == "assistant":
+            pending += text
+            continue
+        results = sum(tokens.count(b) for b in blocks(m) if b.get("type") == "tool_result")
+        total += (frame + kept) * p.cache_read + (pending + text) * p.cache_write_5m \
+            + results * p.input  # the next request
+        kept, pending = kept + pending + text, 0
+    return (total + run.total_output_tokens * p.output) / PER
