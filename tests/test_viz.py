@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from agentlib import tokens, viz  # noqa: E402
+from agentlib import models, tokens, viz  # noqa: E402
 from agentlib.messages import SUMMARY_MARK, TRUNCATION_MARK  # noqa: E402
 
 SYSTEM = "You audit service configs. Answer with every service whose timeout_s > 30."
@@ -128,7 +128,8 @@ def test_window_html_escapes_content():
 
 
 def test_window_html_has_every_kind():
-    page = viz.window_html(history(), system=SYSTEM, tools=TOOLS, window=4000)
+    page = viz.window_html(history(), system=SYSTEM, tools=TOOLS, window=4000,
+                           model="course-model-1")
     for kind in viz.KINDS:
         if kind != "other":
             assert f'class="cw-box cw-{kind}"' in page, kind
@@ -165,6 +166,20 @@ def test_header_and_fill_bar():
     assert 'class="cw-fill"' in page
     assert "over by" in viz.window_html(msgs, window=10)
     assert "cw-fill" not in viz.window_html(msgs)
+
+
+def test_with_a_model_the_window_shows_the_apis_tool_prompt():
+    """The API adds a tool-use system prompt to a request with tools; the picture says so
+    (a row of its own), and its total is then what usage.input_tokens reports."""
+    msgs = history()
+    sent = tokens.count(msgs, system=SYSTEM, tools=TOOLS)
+    hidden = models.tool_prompt_tokens("course-model-1", TOOLS)
+    assert hidden > 0
+    page = viz.window_html(msgs, system=SYSTEM, tools=TOOLS, model="course-model-1")
+    assert f"{sent + hidden:,} tokens" in page and "cw-box cw-hidden" in page
+    assert "cw-box cw-hidden" not in viz.window_html(msgs, system=SYSTEM, tools=TOOLS)
+    assert "cw-box cw-hidden" not in viz.window_html(msgs, model="course-model-1")  # no tools
+    assert viz.kind_tokens(msgs, tools=TOOLS, model="course-model-1")["hidden"] == hidden
 
 
 def test_output_is_deterministic():

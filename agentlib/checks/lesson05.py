@@ -236,7 +236,7 @@ def _run_with(prompt: str, workload: str):
     client = connect(offline=True, context_window=8_000)
     with tempfile.TemporaryDirectory(prefix="agentlib-ex5-") as root:
         if workload == "constraints":
-            work, trigger = workloads.constraints(), 600
+            work, trigger = workloads.constraints(), 1_000
         else:
             work, trigger = workloads.audit(12, root=root), 5_000
         compactor = Compactor(client, trigger=trigger, keep=4, prompt=prompt)

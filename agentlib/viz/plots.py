@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .. import tokens
-from .window import _sent, _short, kind_tokens
+from .window import _hidden, _sent, _short, kind_tokens
 
 
 def _as_runs(runs: Any) -> dict[str, Any]:
@@ -46,7 +46,9 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
 
     Left: `input_tokens` of each step (what was re-sent), a dashed line at `window`, a
     red x where a step failed (drawn at the tokens it tried to send, counted with
-    `tokens.count`, since a failed call reports no usage), small notes where a context strategy acted (`events`). Right
+    `tokens.count` plus the API's tool-use prompt when the run knows its model, since a
+    failed call reports no usage), small notes where a context strategy acted
+    (`events`). Right
     (with `cumulative`): the running sum, i.e. the input tokens paid for so far.
     `ax` may be one Axes (the left panel only) or a pair. Returns the Figure; with
     the notebook's inline backend, `fig = plot_tokens(...)` displays it once.
@@ -76,8 +78,9 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
                       label=label)
         failed = [s for s in steps if s.error]
         if failed:
-            sizes = [tokens.count(_sent(s), system=getattr(run, "system", None),
-                                  tools=getattr(run, "tools", None)) for s in failed]
+            tools = getattr(run, "tools", None)
+            sizes = [tokens.count(_sent(s), system=getattr(run, "system", None), tools=tools)
+                     + _hidden(getattr(run, "model", None), tools) for s in failed]
             per_step.plot([s.index for s in failed], sizes,
                           linestyle="none", marker="x", markersize=8, markeredgewidth=2,
                           color="#d62728", gid="error",
@@ -208,7 +211,7 @@ def _fmt(v: float) -> str:
 
 # What `plot_window_fill` stacks: a few groups of kinds, bottom to top.
 FILL_GROUPS: dict[str, tuple[str, ...]] = {
-    "system + tools": ("system", "tools"),
+    "system + tools": ("hidden", "system", "tools"),
     "text": ("user", "assistant", "other"),
     "tool_use": ("tool_use",),
     "tool_result": ("tool_result", "error"),
@@ -223,8 +226,9 @@ def plot_window_fill(run: Any, window: int | None = None, *, ax: Any = None,
                      title: str | None = None) -> Any:
     """What fills the window at each step, stacked by kind of block. Returns the Figure.
 
-    Counted exactly from each step's `sent` messages plus the system prompt and tools;
-    message framing is counted with text so the stack adds up to the request's size.
+    Counted exactly from each step's `sent` messages plus the system prompt, the tools
+    and the tool-use prompt the API adds (when the run knows its model); message framing
+    is counted with text so the stack adds up to the request's size.
     """
     import matplotlib.pyplot as plt
 
@@ -232,8 +236,10 @@ def plot_window_fill(run: Any, window: int | None = None, *, ax: Any = None,
     series = {group: [] for group in FILL_GROUPS}
     for step in steps:
         sent = _sent(step)
-        by_kind = kind_tokens(sent, system=run.system, tools=run.tools)
-        framing = tokens.count(sent, system=run.system, tools=run.tools) - sum(by_kind.values())
+        model = getattr(run, "model", None)
+        by_kind = kind_tokens(sent, system=run.system, tools=run.tools, model=model)
+        framing = tokens.count(sent, system=run.system, tools=run.tools) + \
+            _hidden(model, run.tools) - sum(by_kind.values())
         by_kind["other"] += framing
         for group, kinds in FILL_GROUPS.items():
             series[group].append(sum(by_kind[k] for k in kinds))
