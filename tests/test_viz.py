@@ -118,6 +118,52 @@ def test_plot_window_fill_stacks_every_group():
     assert [line.get_gid() for line in ax.get_lines()] == ["window"]
 
 
+def test_plot_window_fill_draws_what_is_outside_and_marks_the_strategies():
+    run = fake_run()
+    run.steps[3].events = ["compacted 4 messages"]
+    fig = viz.plot_window_fill(run, window=2000, outside={"notes file": [0, 5, 9, 14, 20]},
+                               marks=True)
+    labels = [line.get_label() for line in fig.axes[0].get_lines()]
+    assert "notes file (outside the window)" in labels
+    assert "clearing acted" in labels and "compaction acted" in labels
+    marks = {line.get_label(): list(line.get_xdata()) for line in fig.axes[0].get_lines()}
+    assert marks["clearing acted"] == [2] and marks["compaction acted"] == [3]
+
+
+def test_plot_tokens_with_estimates_draws_a_dotted_line_per_run():
+    fig = viz.plot_tokens(fake_run("a"), cumulative=False, estimates=True)
+    dotted = [line for line in fig.axes[0].get_lines() if line.get_label() == "a, chars/4"]
+    assert len(dotted) == 1 and dotted[0].get_linestyle() == ":"
+
+
+def test_plot_estimate_error_in_percent_per_estimate():
+    table = {"audit": {"usage": [100, 200], "chars/4": [50, 150], "calibrated": [50, 198]}}
+    fig = viz.plot_estimate_error(table)
+    lines = {line.get_label(): list(line.get_ydata()) for line in fig.axes[0].get_lines()}
+    assert lines["audit: chars/4"] == [-50.0, -25.0]
+    assert lines["audit: calibrated"] == pytest.approx([-50.0, -1.0])
+
+
+def test_plot_sweep_shades_failures_and_marks_the_refused_size():
+    rows = {k: {"total": 100 * k, "peak": 50 * k, "failed": k == 3} for k in (1, 2, 3)}
+    fig = viz.plot_sweep(rows, ["total", "peak"], xlabel="keep", window=120)
+    total, peak = fig.axes
+    assert list(total.get_lines()[0].get_xdata()) == [1, 2]  # the failed run is not a point
+    assert any(list(line.get_xdata()) == [3] and line.get_marker() == "x"
+               for line in peak.get_lines())
+    assert total.patches  # the shaded span
+
+
+def test_plot_cache_stacks_reads_writes_and_the_rest():
+    run = fake_run()
+    for i, s in enumerate(run.steps):
+        s.cache_read, s.cache_write = 10 * i, 5
+    fig = viz.plot_cache({"cached": run}, ratios=(0.05, 1.25))
+    ax = fig.axes[0]
+    assert len(ax.patches) == 3 * len(run.steps)
+    assert "cache read (0.05x)" in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
 # ---------------------------------------------------------------- the window viewer
 
 
