@@ -187,8 +187,8 @@ class TokenMeter:
     next request. Anchored on the usage, the estimate includes what the client never
     estimates (the system prompt and tools when not given, the tool-use prompt the API
     adds): only the change since the last request is guessed. The ratio comes from the
-    change between two observations (the first observation gives the plain ratio). No
-    tokenizer needed.
+    change between two observations; until one is seen, a change counts as characters / 4
+    says (ratio 1). Before any observation, `measure` is the raw estimate. No tokenizer.
     """
 
     MIN_CHANGE = 16  # estimated tokens: a smaller change says little about the ratio
@@ -208,9 +208,8 @@ class TokenMeter:
         raw = self._estimate(messages, system, tools)
         if raw <= 0 or input_tokens <= 0:
             return
-        if self.anchor is None:
-            self.ratio = input_tokens / raw
-        elif raw - self.anchor[0] >= self.MIN_CHANGE and input_tokens > self.anchor[1]:
+        if self.anchor is not None and raw - self.anchor[0] >= self.MIN_CHANGE \
+                and input_tokens > self.anchor[1]:
             self.ratio = (input_tokens - self.anchor[1]) / (raw - self.anchor[0])
         self.anchor = (raw, input_tokens)
         self.observations += 1
@@ -218,7 +217,7 @@ class TokenMeter:
     def measure(self, messages: list, *, system: Any = None, tools: Any = None) -> int:
         raw = self._estimate(messages, system, tools)
         if self.anchor is None:
-            return math.ceil(raw * self.ratio)
+            return raw
         return max(0, math.ceil(self.anchor[1] + (raw - self.anchor[0]) * self.ratio))
 
     def __repr__(self) -> str:

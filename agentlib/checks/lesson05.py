@@ -59,10 +59,11 @@ COMPACT_HINT = ("return meter.measure(messages) > trigger - margin: the calibrat
 
 
 def _meter(history: list[dict], ratio: float) -> TokenMeter:
-    """A meter calibrated so that its ratio is `ratio` (as if the API had counted)."""
+    """A meter calibrated so that it measures `history` at `ratio` times the raw estimate
+    (as if the API had counted the first message, then the whole history, at that ratio)."""
     meter = TokenMeter()
-    raw = estimate(history[:1])
-    meter.observe(history[:1], round(raw * ratio))
+    meter.observe(history[:1], round(estimate(history[:1]) * ratio))
+    meter.observe(history, round(estimate(history) * ratio))
     return meter
 
 

@@ -7,7 +7,7 @@ tool pair is split, render the old part as a plain-text transcript, ask for a su
 separate call without tools, and put the summary in place of the old part. With
 `pin_user`, the user's own words from the old part follow the summary verbatim. A later
 compaction folds the earlier summary into the next one. The trigger may also count
-messages (`{"type": "messages", "value": N}`, the course's own kind: lesson 5 measures it).
+messages (`{"type": "messages", "value": N}`, the course's own kind: lesson 5b measures it).
 Each compaction is a paid call and changes the prefix, so the prompt cache is lost.
 """
 

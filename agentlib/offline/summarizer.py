@@ -102,7 +102,8 @@ def structured_summary(turns: list[tuple[str, str]], restate: bool = False) -> s
     earlier = next((GOAL_SECTION.search(t) for s, t in turns if _is_summary(s, t)), None)
     users = [t for s, t in turns if s == "USER" and not _is_summary(s, t)]
     goal = earlier.group(1).strip() if earlier else (users[0] if users else "(unknown)")
-    constraints = [t for t in users[1:] if LIMIT_RE.search(t) and t not in goal]
+    asks = users if earlier else users[1:]  # after an earlier summary, no turn is the task
+    constraints = [t for t in asks if LIMIT_RE.search(t) and t not in goal]
     facts: dict[str, None] = {}  # noted facts in order, each once, wherever they stand
     for speaker, text in turns:  # (a turn's first line is its own only for the assistant)
         lines = text.splitlines()
