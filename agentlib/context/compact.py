@@ -1,14 +1,10 @@
 """Summarizing compaction: fold the old part of the history into one summary.
 
-Units: `trigger` and `margin` count input tokens, `keep` counts messages. Before a
-request, estimate the request (anchored on the last `usage.input_tokens`). Only when it
-is over `trigger - margin`: keep the newest `keep` messages verbatim, move the cut so no
-tool pair is split, render the old part as a plain-text transcript, ask for a summary in a
-separate call without tools, and put the summary in place of the old part. With
-`pin_user`, the user's own words from the old part follow the summary verbatim. A later
-compaction folds the earlier summary into the next one. The trigger may also count
-messages (`{"type": "messages", "value": N}`, the course's own kind: lesson 5b measures it).
-Each compaction is a paid call and changes the prefix, so the prompt cache is lost.
+Before a request, estimate it (anchored on the last `usage.input_tokens`); only over
+`trigger - margin` (tokens): keep the newest `keep` messages verbatim, cut where no tool
+pair is split, and put in place of the old part a summary written, from a plain-text
+transcript, by a separate call without tools. A later compaction folds the earlier summary
+into the next. Each one is a paid call and changes the prefix: the prompt cache is lost.
 """
 
 from __future__ import annotations
@@ -25,28 +21,22 @@ from . import trigger as triggers
 from .truncate import safe_start
 
 FREE_FORM_PROMPT = "Summarize the conversation below."
-
-STRUCTURED_PROMPT = """You summarize the earlier part of an agent's work so that it can go on \
-without it. Write exactly these sections:
+_OPENING = "You summarize the earlier part of an agent's work so that it can go on without it."
+_SECTIONS = """## Progress: what has been done so far.
+## Key facts: exact paths, names and numbers found, one per line, as the agent noted them.
+## Decisions: choices made and why.
+## Next steps: what remains to do."""
+STRUCTURED_PROMPT = f"""{_OPENING} Write exactly these sections:
 ## Goal: the user's task; quote every constraint the user stated verbatim.
-## Progress: what has been done so far.
-## Key facts: exact paths, names and numbers found, one per line, as the agent noted them.
-## Decisions: choices made and why.
-## Next steps: what remains to do."""
-
-# What many hand-written prompts ask: sections, but everything restated. Lesson 5 measures it.
-PARAPHRASE_PROMPT = """You summarize the earlier part of an agent's work so that it can go on \
-without it. In your own words, write these sections:
+{_SECTIONS}"""
+# What many hand-written prompts ask: the same sections, all restated. Lesson 5 measures it.
+PARAPHRASE_PROMPT = f"""{_OPENING} In your own words, write these sections:
 ## Goal: the user's task and the limits the user stated.
-## Progress: what has been done so far.
-## Key facts: exact paths, names and numbers found, one per line, as the agent noted them.
-## Decisions: choices made and why.
-## Next steps: what remains to do."""
+{_SECTIONS}"""
 
 
 def user_words(messages: list[dict]) -> list[str]:
-    """The text the user wrote in `messages`, turn by turn (tool results, summaries and
-    truncation markers are not the user's words)."""
+    """The user's own texts in `messages` (not tool results, summaries or markers)."""
     return [b["text"] for m in messages if m.get("role") == "user" for b in blocks(m)
             if b.get("type") == "text" and b.get("text", "").strip()
             and not b["text"].lstrip().startswith((SUMMARY_MARK, TRUNCATION_MARK))]
@@ -54,8 +44,7 @@ def user_words(messages: list[dict]) -> list[str]:
 
 def transcript(messages: list[dict]) -> str:
     """The old part as plain text: a summarizer needs no tool blocks, only what happened."""
-    lines = []
-    names: dict[str, str] = {}
+    lines, names = [], {}
     for m in messages:
         for b in blocks(m):
             kind = b.get("type")
@@ -76,7 +65,6 @@ def transcript(messages: list[dict]) -> str:
 @dataclass
 class Compaction:
     """The record of one compaction (`step` counts the compactor's calls from 1)."""
-
     step: int
     messages_folded: int
     tokens_before: int
@@ -90,11 +78,10 @@ class Compaction:
 class Compactor:
     """A strategy with state: the client, a calibrated meter and the compactions so far.
 
-    `trigger`: input tokens (a number, or the API's form), or the course's own
-    `{"type": "messages", "value": N}`; `margin` counts tokens and applies to a token
-    trigger only. `model` writes the summaries (default: the run's). `pin_user=True` keeps
-    the user's own words from the folded part, verbatim, right after the summary.
-    """
+    `trigger`: input tokens (a number or the API's form), or the course's own
+    `{"type": "messages", "value": N}` (lesson 5b); `margin` (tokens) goes with a token
+    trigger. `model` writes the summaries. `pin_user=True` puts the user's own words from
+    the folded part back, verbatim, after the summary (seed 003's advice, lesson 5)."""
 
     def __init__(self, client: anthropic.Anthropic, trigger: int | dict, *,
                  margin: int | None = None, keep: int = 6, prompt: str = STRUCTURED_PROMPT,
@@ -102,9 +89,8 @@ class Compactor:
                  pin_user: bool = False):
         parsed = triggers.parse(trigger)
         if parsed is None or parsed[0] == "tool_uses":
-            raise ValueError("Compactor's trigger counts input tokens (a number, or "
-                             "{'type': 'input_tokens', 'value': N}) or messages "
-                             f"({{'type': 'messages', 'value': N}}), got {trigger!r}")
+            raise ValueError("Compactor's trigger counts input tokens (a number, or their API "
+                             f"form) or {{'type': 'messages', 'value': N}}, got {trigger!r}")
         if keep < 1:
             raise ValueError(f"keep must be at least 1 message, got {keep}")
         if parsed[0] == "messages" and margin:
@@ -114,12 +100,10 @@ class Compactor:
         self.margin = 0 if self.kind == "messages" else \
             self.trigger // 10 if margin is None else margin
         self.prompt, self.summary_max_tokens = prompt, summary_max_tokens
-        self.pin_user = pin_user
-        self.model = model or model_name(client)
+        self.pin_user, self.model = pin_user, model or model_name(client)
         self.meter = tokens.TokenMeter()
         self.compactions: list[Compaction] = []
-        self.failures = 0
-        self.calls = 0
+        self.failures = self.calls = 0
         self.event: str | None = None
 
     def observe(self, messages: list[dict], input_tokens: int) -> None:
@@ -127,8 +111,7 @@ class Compactor:
         self.meter.observe(messages, input_tokens)
 
     def __call__(self, messages: list[dict]) -> list[dict]:
-        self.calls += 1
-        self.event = ""
+        self.calls, self.event = self.calls + 1, ""
         before = self.meter.measure(messages)
         due = len(messages) > self.trigger if self.kind == "messages" else \
             before > self.trigger - self.margin
@@ -156,13 +139,12 @@ class Compactor:
         self.compactions.append(Compaction(self.calls, len(old), before, after,
                                            reply.usage.input_tokens, reply.usage.output_tokens,
                                            cut, self.model))
-        self.event = f"compacted {len(old)} messages (~{before} -> ~{after} tokens)" + (
-            "; the summary was cut at summary_max_tokens" if cut else "")
+        self.event = f"compacted {len(old)} messages (~{before} -> ~{after} tokens)" + \
+            "; the summary was cut at summary_max_tokens" * cut
         return out
 
     def __repr__(self) -> str:
         trigger = self.trigger if self.kind == "input_tokens" else \
             {"type": self.kind, "value": self.trigger}
-        pinned = ", pin_user=True" if self.pin_user else ""
-        return (f"Compactor(trigger={trigger}, margin={self.margin}, keep={self.keep}{pinned}, "
-                f"compactions={len(self.compactions)})")
+        return (f"Compactor(trigger={trigger}, margin={self.margin}, keep={self.keep}"
+                f"{', pin_user=True' * self.pin_user}, compactions={len(self.compactions)})")
