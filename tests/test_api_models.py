@@ -65,7 +65,8 @@ def test_max_tokens_zero_prewarms_the_cache():
 
 def test_each_model_has_its_own_window():
     big = [user("word " * 210_000)]
-    n = tokens.count(big, tools=[LOG_TOOL])
+    n = tokens.input_tokens(big, tools=[LOG_TOOL], model=MODEL)  # with the API's tool prompt
+    assert tokens.input_tokens(big, tools=[LOG_TOOL], model=SONNET) == n  # the same size
     c = connect()
     e = refused(lambda: ask(c, big, model=MODEL))
     assert message(e) == f"prompt is too long: {n} tokens > 200000 maximum"
@@ -122,3 +123,40 @@ def test_prices_come_from_the_catalog():
     assert models.prices(haiku.id, 100_001).input == 0.50  # the long-prompt band
     with pytest.raises(KeyError):
         models.prices("claude-3-opus")
+
+
+@pytest.mark.parametrize("model", [MODEL, SONNET, "claude-opus-4-7", "claude-haiku-4-5"])
+def test_usage_counts_the_tool_use_prompt_the_api_adds(model):
+    """With `tools`, the API adds a system prompt of its own (docs/api-facts.md 8.5): the
+    usage counts it, count_tokens counts it, the client's `tokens.count` cannot."""
+    c = connect()
+    history = [user(TASK)]
+    hidden = models.tool_prompt_tokens(model, [LOG_TOOL])
+    assert hidden == models.CATALOG[model].tool_prompt[0] > 0
+    sent = tokens.count(history, tools=[LOG_TOOL])
+    r = ask(c, history, model=model)
+    assert r.usage.input_tokens == sent + hidden == \
+        tokens.input_tokens(history, tools=[LOG_TOOL], model=model)
+    counted = c.messages.count_tokens(model=model, messages=history, tools=[LOG_TOOL])
+    assert counted.input_tokens == r.usage.input_tokens
+    bare = c.messages.create(model=model, max_tokens=64, messages=history)  # no tools: none
+    assert bare.usage.input_tokens == tokens.count(history)
+    none = ask(c, history, model=model, tool_choice={"type": "none"})  # as auto
+    assert none.usage.input_tokens == r.usage.input_tokens
+
+
+def test_the_tool_prompt_depends_on_tool_choice_and_is_cached_with_the_prefix():
+    assert models.tool_prompt_tokens("claude-opus-4-8", [LOG_TOOL], {"type": "any"}) == 410
+    assert models.tool_prompt_tokens("claude-opus-4-8", [LOG_TOOL]) == 290
+    assert models.tool_prompt_tokens("claude-opus-4-8", []) == 0
+    c = connect()
+    system = [{"type": "text", "text": "You read logs. " * 200,
+               "cache_control": {"type": "ephemeral"}}]
+    first = ask(c, system=system)
+    hidden = models.tool_prompt_tokens(MODEL, [LOG_TOOL])
+    prefix = hidden + tokens.count([], system=system, tools=[LOG_TOOL])
+    assert first.usage.cache_creation_input_tokens == prefix  # written with the prefix
+    again = ask(c, system=system)
+    assert again.usage.cache_read_input_tokens == prefix
+    assert again.usage.input_tokens + prefix == \
+        tokens.input_tokens([user(TASK)], system=system, tools=[LOG_TOOL], model=MODEL)

@@ -7,13 +7,15 @@ import agentlib
 from agentlib import workloads
 from agentlib.context.compact import (
     FREE_FORM_PROMPT,
+    PARAPHRASE_PROMPT,
     STRUCTURED_PROMPT,
     SUMMARY_MARK,
     Compactor,
     transcript,
+    user_words,
 )
 from agentlib.loop import run_agent
-from agentlib.messages import copy_history, starts_with_tool_result, validate
+from agentlib.messages import assistant, copy_history, starts_with_tool_result, user, validate
 
 COMPACT_BETA = {"betas": ["compact-2026-01-12"]}
 
@@ -40,9 +42,9 @@ def test_structured_summary_keeps_the_constraint_free_form_loses_it():
     c = small()
     w = workloads.constraints()
     structured = run_agent(c, w, max_tokens=512,
-                           context=[Compactor(c, trigger=600, keep=4)])
+                           context=[Compactor(c, trigger=1000, keep=4)])
     loose = run_agent(c, w, max_tokens=512, context=[
-        Compactor(c, trigger=600, keep=4, prompt=FREE_FORM_PROMPT)])
+        Compactor(c, trigger=1000, keep=4, prompt=FREE_FORM_PROMPT)])
     assert structured.score.constraint_kept and structured.score.success
     assert loose.score.constraint_kept is False
 
@@ -138,3 +140,78 @@ def test_server_side_compaction_details():
                                **{**COMPACT_BETA, "context_management": {"edits": [
                                    {"type": "compact_20260112",
                                     "trigger": {"type": "input_tokens", "value": 10_000}}]}})
+
+
+# ---------------------------------------------------------------- triggers, pins, paraphrase
+
+
+def test_a_message_count_trigger_is_the_courses_own_kind():
+    from agentlib.context import trigger as triggers
+
+    assert triggers.parse({"type": "messages", "value": 20}) == ("messages", 20)
+    assert "messages" not in triggers.API_KINDS and "messages" in triggers.KINDS
+    history = [user("a"), user("b"), user("c")]
+    assert triggers.reached({"type": "messages", "value": 2}, history)
+    assert not triggers.reached({"type": "messages", "value": 3}, history)
+    for bad in ({"type": "messages", "value": -1}, {"type": "turns", "value": 3},
+                {"type": "messages", "value": True}):
+        with pytest.raises(ValueError):
+            triggers.parse(bad)
+
+
+def test_compactor_with_a_message_trigger_counts_messages_not_tokens():
+    c = small()
+    compactor = Compactor(c, trigger={"type": "messages", "value": 10}, keep=4)
+    assert compactor.margin == 0 and "'messages'" in repr(compactor)
+    run = run_agent(c, workloads.constraints(), max_tokens=512, context=[compactor])
+    assert compactor.compactions and run.stopped == "answered"
+    assert all(s.messages_sent <= 10 + 1 for s in run.steps)  # folded once past 10
+    with pytest.raises(ValueError, match="margin counts tokens"):
+        Compactor(c, trigger={"type": "messages", "value": 10}, margin=100)
+    with pytest.raises(ValueError, match="counts input tokens"):
+        Compactor(c, trigger={"type": "tool_uses", "value": 10})
+
+
+def test_pin_user_keeps_the_users_words_verbatim_after_the_summary():
+    history = [user("Audit the configs."), assistant("I'll list them."),
+               user("One rule: the budget is at most $1,400."), assistant("Understood."),
+               user(f"{SUMMARY_MARK}\nan old summary"), assistant("Noted."),
+               user("Which one?"), assistant("Let me check.")]
+    assert user_words(history) == ["Audit the configs.",
+                                   "One rule: the budget is at most $1,400.", "Which one?"]
+    c = agentlib.connect(offline=True)
+    out = Compactor(c, trigger=1, margin=0, keep=2, pin_user=True)(history)
+    validate(out)
+    assert out[0]["content"][0]["text"].startswith(SUMMARY_MARK)
+    assert [m["content"][0]["text"] for m in out[1:3]] == user_words(history[:6])
+    assert out[3:] == history[6:]
+    plain = Compactor(c, trigger=1, margin=0, keep=2)(history)
+    assert len(plain) == 3 and "pin_user=True" not in repr(Compactor(c, 1))
+
+
+def test_a_paraphrasing_summary_keeps_the_number_but_not_the_limit():
+    c = small()
+    w = workloads.constraints()
+    runs = {}
+    for label, prompt, pin in (("verbatim", STRUCTURED_PROMPT, False),
+                               ("paraphrase", PARAPHRASE_PROMPT, False),
+                               ("paraphrase + pin", PARAPHRASE_PROMPT, True)):
+        compactor = Compactor(c, trigger=1000, keep=4, prompt=prompt, pin_user=pin)
+        runs[label] = (run_agent(c, w, max_tokens=512, context=[compactor]), compactor)
+    assert runs["verbatim"][0].score.success and runs["paraphrase + pin"][0].score.success
+    loose, _ = runs["paraphrase"]
+    assert loose.score.constraint_kept is False
+    summary = next(s.sent[0]["content"][0]["text"] for s in loose.steps if s.events)
+    assert "$1,400" in summary and "at most" not in summary and "around $1,400" in summary
+
+
+def test_the_summarizer_restates_only_when_asked_and_never_against_verbatim():
+    from agentlib.offline import summarizer
+
+    turns = [("USER", "Plan a trip."), ("USER", "Hard limits: the budget is at most $900.")]
+    restated = summarizer.summarize(turns, PARAPHRASE_PROMPT)
+    assert "around $900" in restated and "at most" not in restated
+    verbatim = summarizer.summarize(turns, STRUCTURED_PROMPT)
+    assert '"Hard limits: the budget is at most $900."' in verbatim
+    both = PARAPHRASE_PROMPT + " Quote every limit verbatim."
+    assert "at most $900" in summarizer.summarize(turns, both)

@@ -35,8 +35,23 @@ def test_notebook_metadata(path):
         assert "execution" not in cell.get("metadata", {})  # no timings
 
 
-LESSONS = sorted((ROOT / "lessons").glob("0[1-9]_*.ipynb"))
+# The lessons, 01 to 08, with 05b after 05; not the start page, not the appendices.
+LESSONS = sorted(p for p in (ROOT / "lessons").glob("*.ipynb")
+                 if re.match(r"0[1-9][a-z]?_", p.name))
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+def exercise_of(lesson: Path) -> str:
+    """The exercise notebook of a lesson: the one with its number (05b shares 05's)."""
+    number = re.match(r"\d+", lesson.name).group()
+    found = sorted((ROOT / "exercises").glob(f"{number}_*.ipynb"))
+    assert len(found) == 1, (lesson.name, found)
+    return found[0].name
+
+
+def test_the_lessons_are_in_order_with_05b_after_05():
+    names = [p.name[:3] for p in LESSONS]
+    assert names == ["01_", "02_", "03_", "04_", "05_", "05b", "06_", "07_", "08_"]
 
 
 def markdown_cells(path: Path) -> list[str]:
@@ -47,7 +62,7 @@ def markdown_cells(path: Path) -> list[str]:
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
 def test_a_lesson_ends_with_its_exercise_and_the_next_lesson(path):
     last = markdown_cells(path)[-1]
-    assert f"](../exercises/{path.name})" in last
+    assert f"](../exercises/{exercise_of(path)})" in last
     later = [p for p in LESSONS if p.name > path.name]
     if later:
         assert f"]({later[0].name})" in last

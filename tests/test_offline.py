@@ -163,7 +163,7 @@ def test_prompt_too_long():
 
 def test_prompt_too_long_counts_system_and_tools():
     history = [ask("Which timeouts are above 30?")]
-    n = tokens.count(history, system=SYSTEM, tools=TOOLS)
+    n = tokens.input_tokens(history, system=SYSTEM, tools=TOOLS, model=MODEL)
     c = agentlib.connect(offline=True, context_window=n - 1)
     e = expect_400(c, history, system=SYSTEM, tools=TOOLS)
     assert msg(e) == f"prompt is too long: {n} tokens > {n - 1} maximum"
@@ -174,7 +174,7 @@ def test_input_plus_max_tokens_over_the_window_cuts_the_reply():
     (docs/api-facts.md 3.2); the old 400 is gone."""
     c = agentlib.connect(offline=True, context_window=1000)
     history = [ask(TASK)]
-    n = tokens.count(history, system=SYSTEM, tools=TOOLS)
+    n = tokens.input_tokens(history, system=SYSTEM, tools=TOOLS, model=MODEL)
     full = create(c, history, system=SYSTEM, tools=TOOLS, max_tokens=1000 - n)
     assert full.stop_reason == "tool_use"  # exactly at the limit: room for everything
     room = full.usage.output_tokens - 1  # one token short of the whole reply
@@ -421,7 +421,8 @@ def test_count_tokens_equals_usage_and_the_library_count(client):
                                            tools=TOOLS)
     r = create(client, history, system=SYSTEM, tools=TOOLS)
     assert counted.input_tokens == r.usage.input_tokens
-    assert counted.input_tokens == tokens.count(history, system=SYSTEM, tools=TOOLS)
+    assert counted.input_tokens == tokens.input_tokens(history, system=SYSTEM, tools=TOOLS,
+                                                       model=MODEL)
     # a list-of-blocks system counts the same way on both sides
     sys_blocks = [text(SYSTEM)]
     assert client.messages.count_tokens(model=MODEL, messages=history, system=sys_blocks

@@ -52,8 +52,9 @@ def test_system_and_tools_add_to_the_count(fn):
     with_system = fn(HISTORY, system=SYSTEM)
     with_both = fn(HISTORY, system=SYSTEM, tools=TOOLS)
     assert base < with_system < with_both
-    # a system prompt as a list of text blocks counts too
-    assert fn(HISTORY, system=[text(SYSTEM)]) > base
+    # a system prompt as a list of text blocks counts as the same string (run_agent sends a
+    # block when it caches the system prompt: the count must not change with the form)
+    assert fn(HISTORY, system=[text(SYSTEM)]) == with_system
     # system and tools alone (no messages)
     assert fn(None, system=SYSTEM, tools=TOOLS) == with_both - base
 
@@ -115,6 +116,31 @@ def test_meter_scales_later_estimates():
     meter.observe(first, tokens.count(first))
     longer = [user(KOREAN), assistant("네."), user(KOREAN)]
     assert meter.measure(longer) > tokens.estimate(longer)
+
+
+def test_meter_anchors_on_usage_so_a_part_it_cannot_see_costs_no_error():
+    """usage = what is sent + a hidden part (the API's tool-use prompt): after two
+    observations the meter measures a third request almost exactly, while scaling the
+    whole estimate by one ratio misses by the hidden part, shrinking as requests grow."""
+    hidden = 354
+    grow = [[user(KOREAN * k)] for k in (1, 3, 6, 10)]
+    usage = [tokens.count(h) + hidden for h in grow]
+    meter = tokens.TokenMeter()
+    for h, u in zip(grow[:3], usage[:3], strict=True):
+        meter.observe(h, u)
+    assert abs(meter.measure(grow[3]) - usage[3]) <= 0.02 * usage[3]
+    scaled = tokens.estimate(grow[3]) * usage[2] / tokens.estimate(grow[2])  # one ratio
+    assert abs(scaled - usage[3]) > 0.05 * usage[3]
+    assert meter.anchor == (tokens.estimate(grow[2]), usage[2])
+
+
+def test_meter_keeps_its_ratio_when_a_request_shrinks():
+    meter = tokens.TokenMeter()
+    long, short = [user(KOREAN * 10)], [user(KOREAN)]
+    meter.observe(long, tokens.count(long) + 300)
+    ratio = meter.ratio
+    meter.observe(short, tokens.count(short) + 300)  # a compaction: the change says nothing
+    assert meter.ratio == ratio and meter.observations == 2
 
 
 def test_meter_ignores_empty_observations():

@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from agentlib import tokens, viz  # noqa: E402
+from agentlib import models, tokens, viz  # noqa: E402
 from agentlib.messages import SUMMARY_MARK, TRUNCATION_MARK  # noqa: E402
 
 SYSTEM = "You audit service configs. Answer with every service whose timeout_s > 30."
@@ -118,6 +118,52 @@ def test_plot_window_fill_stacks_every_group():
     assert [line.get_gid() for line in ax.get_lines()] == ["window"]
 
 
+def test_plot_window_fill_draws_what_is_outside_and_marks_the_strategies():
+    run = fake_run()
+    run.steps[3].events = ["compacted 4 messages"]
+    fig = viz.plot_window_fill(run, window=2000, outside={"notes file": [0, 5, 9, 14, 20]},
+                               marks=True)
+    labels = [line.get_label() for line in fig.axes[0].get_lines()]
+    assert "notes file (outside the window)" in labels
+    assert "clearing acted" in labels and "compaction acted" in labels
+    marks = {line.get_label(): list(line.get_xdata()) for line in fig.axes[0].get_lines()}
+    assert marks["clearing acted"] == [2] and marks["compaction acted"] == [3]
+
+
+def test_plot_tokens_with_estimates_draws_a_dotted_line_per_run():
+    fig = viz.plot_tokens(fake_run("a"), cumulative=False, estimates=True)
+    dotted = [line for line in fig.axes[0].get_lines() if line.get_label() == "a, chars/4"]
+    assert len(dotted) == 1 and dotted[0].get_linestyle() == ":"
+
+
+def test_plot_estimate_error_in_percent_per_estimate():
+    table = {"audit": {"usage": [100, 200], "chars/4": [50, 150], "calibrated": [50, 198]}}
+    fig = viz.plot_estimate_error(table)
+    lines = {line.get_label(): list(line.get_ydata()) for line in fig.axes[0].get_lines()}
+    assert lines["audit: chars/4"] == [-50.0, -25.0]
+    assert lines["audit: calibrated"] == pytest.approx([-50.0, -1.0])
+
+
+def test_plot_sweep_shades_failures_and_marks_the_refused_size():
+    rows = {k: {"total": 100 * k, "peak": 50 * k, "failed": k == 3} for k in (1, 2, 3)}
+    fig = viz.plot_sweep(rows, ["total", "peak"], xlabel="keep", window=120)
+    total, peak = fig.axes
+    assert list(total.get_lines()[0].get_xdata()) == [1, 2]  # the failed run is not a point
+    assert any(list(line.get_xdata()) == [3] and line.get_marker() == "x"
+               for line in peak.get_lines())
+    assert total.patches  # the shaded span
+
+
+def test_plot_cache_stacks_reads_writes_and_the_rest():
+    run = fake_run()
+    for i, s in enumerate(run.steps):
+        s.cache_read, s.cache_write = 10 * i, 5
+    fig = viz.plot_cache({"cached": run}, ratios=(0.05, 1.25))
+    ax = fig.axes[0]
+    assert len(ax.patches) == 3 * len(run.steps)
+    assert "cache read (0.05x)" in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
 # ---------------------------------------------------------------- the window viewer
 
 
@@ -128,7 +174,8 @@ def test_window_html_escapes_content():
 
 
 def test_window_html_has_every_kind():
-    page = viz.window_html(history(), system=SYSTEM, tools=TOOLS, window=4000)
+    page = viz.window_html(history(), system=SYSTEM, tools=TOOLS, window=4000,
+                           model="course-model-1")
     for kind in viz.KINDS:
         if kind != "other":
             assert f'class="cw-box cw-{kind}"' in page, kind
@@ -165,6 +212,20 @@ def test_header_and_fill_bar():
     assert 'class="cw-fill"' in page
     assert "over by" in viz.window_html(msgs, window=10)
     assert "cw-fill" not in viz.window_html(msgs)
+
+
+def test_with_a_model_the_window_shows_the_apis_tool_prompt():
+    """The API adds a tool-use system prompt to a request with tools; the picture says so
+    (a row of its own), and its total is then what usage.input_tokens reports."""
+    msgs = history()
+    sent = tokens.count(msgs, system=SYSTEM, tools=TOOLS)
+    hidden = models.tool_prompt_tokens("course-model-1", TOOLS)
+    assert hidden > 0
+    page = viz.window_html(msgs, system=SYSTEM, tools=TOOLS, model="course-model-1")
+    assert f"{sent + hidden:,} tokens" in page and "cw-box cw-hidden" in page
+    assert "cw-box cw-hidden" not in viz.window_html(msgs, system=SYSTEM, tools=TOOLS)
+    assert "cw-box cw-hidden" not in viz.window_html(msgs, model="course-model-1")  # no tools
+    assert viz.kind_tokens(msgs, tools=TOOLS, model="course-model-1")["hidden"] == hidden
 
 
 def test_output_is_deterministic():

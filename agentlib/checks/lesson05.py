@@ -59,10 +59,11 @@ COMPACT_HINT = ("return meter.measure(messages) > trigger - margin: the calibrat
 
 
 def _meter(history: list[dict], ratio: float) -> TokenMeter:
-    """A meter calibrated so that its ratio is `ratio` (as if the API had counted)."""
+    """A meter calibrated so that it measures `history` at `ratio` times the raw estimate
+    (as if the API had counted the first message, then the whole history, at that ratio)."""
     meter = TokenMeter()
-    raw = estimate(history[:1])
-    meter.observe(history[:1], round(raw * ratio))
+    meter.observe(history[:1], round(estimate(history[:1]) * ratio))
+    meter.observe(history, round(estimate(history) * ratio))
     return meter
 
 
@@ -236,7 +237,7 @@ def _run_with(prompt: str, workload: str):
     client = connect(offline=True, context_window=8_000)
     with tempfile.TemporaryDirectory(prefix="agentlib-ex5-") as root:
         if workload == "constraints":
-            work, trigger = workloads.constraints(), 600
+            work, trigger = workloads.constraints(), 1_000
         else:
             work, trigger = workloads.audit(12, root=root), 5_000
         compactor = Compactor(client, trigger=trigger, keep=4, prompt=prompt)

@@ -20,16 +20,23 @@ from .batch import BatchClearing
 from .breakpoints import Breakpoints
 from .cap import cap, cap_lines, cap_text
 from .clear import PLACEHOLDER, Clearing, clear_tool_results, is_cleared
-from .compact import FREE_FORM_PROMPT, STRUCTURED_PROMPT, Compactor, transcript
+from .compact import (
+    FREE_FORM_PROMPT,
+    PARAPHRASE_PROMPT,
+    STRUCTURED_PROMPT,
+    Compactor,
+    transcript,
+    user_words,
+)
 from .lowwater import LowWaterCompactor
 from .memory import MEMORY_BETA, MEMORY_RULES, memory_toolbox
 from .notes import NOTES_RULES, Notes
 from .truncate import SlidingWindow, safe_start, truncate
 
 __all__ = [
-    "FREE_FORM_PROMPT", "MEMORY_BETA", "MEMORY_RULES", "NOTES_RULES", "PLACEHOLDER",
-    "STRUCTURED_PROMPT", "BatchClearing", "Breakpoints", "Clearing", "Compactor",
-    "LowWaterCompactor", "Notes", "SlidingWindow", "cap", "cap_lines",
-    "cap_text", "clear_tool_results", "is_cleared", "memory_toolbox", "safe_start",
-    "transcript", "truncate",
+    "FREE_FORM_PROMPT", "MEMORY_BETA", "MEMORY_RULES", "NOTES_RULES", "PARAPHRASE_PROMPT",
+    "PLACEHOLDER", "STRUCTURED_PROMPT", "BatchClearing", "Breakpoints", "Clearing", "Compactor",
+    "LowWaterCompactor", "Notes", "SlidingWindow", "cap", "cap_lines", "cap_text",
+    "clear_tool_results", "is_cleared", "memory_toolbox", "safe_start", "transcript", "truncate",
+    "user_words",
 ]

@@ -1,62 +1,35 @@
 """Summarizing compaction: fold the old part of the history into one summary.
 
-Units: `trigger` and `margin` count input tokens, `keep` counts messages. Before a
-request, estimate the history (calibrated by the last `usage.input_tokens`). Only when it
-is over `trigger - margin`: keep the newest `keep` messages verbatim, move the cut so no tool pair is split, render the old part as a plain-text
-transcript, ask for a summary in a separate call without tools, and put the summary in
-place of the old part. A later compaction folds the earlier summary into the next one.
-Each compaction is a paid call and changes the prefix, so the prompt cache is lost.
+Before a request, estimate it (anchored on the last `usage.input_tokens`); only over
+`trigger - margin` (tokens): keep the newest `keep` messages verbatim, cut where no tool
+pair is split, and put in place of the old part a summary written, from a plain-text
+transcript, by a separate call without tools. A later compaction folds the earlier summary
+into the next. Each one is a paid call and changes the prefix: the prompt cache is lost.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import anthropic
 
 from .. import tokens
-from ..messages import SUMMARY_MARK, blocks, result_text, user, validate
+from ..messages import SUMMARY_MARK, user, validate
 from ..models import model_name, quiet_thinking
 from . import trigger as triggers
+from .summary import (  # noqa: F401  (re-exported: the lessons import them from here)
+    FREE_FORM_PROMPT,
+    PARAPHRASE_PROMPT,
+    STRUCTURED_PROMPT,
+    transcript,
+    user_words,
+)
 from .truncate import safe_start
-
-FREE_FORM_PROMPT = "Summarize the conversation below."
-
-STRUCTURED_PROMPT = """You summarize the earlier part of an agent's work so that it can go on \
-without it. Write exactly these sections:
-## Goal: the user's task; quote every constraint the user stated verbatim.
-## Progress: what has been done so far.
-## Key facts: exact paths, names and numbers found, one per line, as the agent noted them.
-## Decisions: choices made and why.
-## Next steps: what remains to do."""
-
-
-def transcript(messages: list[dict]) -> str:
-    """The old part as plain text: a summarizer needs no tool blocks, only what happened."""
-    lines = []
-    names: dict[str, str] = {}
-    for m in messages:
-        for b in blocks(m):
-            kind = b.get("type")
-            if kind == "text":
-                lines.append(f"{m['role'].upper()}: {b['text']}")
-            elif kind == "tool_use":
-                names[b["id"]] = b["name"]
-                args = json.dumps(b.get("input", {}), ensure_ascii=False)
-                lines.append(f"TOOL CALL {b['name']} {args}")
-            elif kind == "tool_result":
-                label = names.get(b["tool_use_id"], "tool")
-                lines.append(f"TOOL RESULT ({label}): {result_text(b)}")
-            elif kind == "compaction" and b.get("content"):
-                lines.append(f"USER: {SUMMARY_MARK}\n{b['content']}")
-    return "\n".join(lines)
 
 
 @dataclass
 class Compaction:
     """The record of one compaction (`step` counts the compactor's calls from 1)."""
-
     step: int
     messages_folded: int
     tokens_before: int
@@ -64,27 +37,38 @@ class Compaction:
     summary_input_tokens: int
     summary_output_tokens: int
     cut_short: bool = False  # the summary hit summary_max_tokens
+    model: str = ""  # the model that wrote the summary
 
 
 class Compactor:
-    """A strategy with state: the client, a calibrated meter and the compactions so far."""
+    """A strategy with state: the client, a calibrated meter and the compactions so far.
+
+    `trigger`: input tokens (a number or the API's form), or the course's own
+    `{"type": "messages", "value": N}` (lesson 5b); `margin` (tokens) goes with a token
+    trigger. `model` writes the summaries. `pin_user=True` puts the user's own words from
+    the folded part back, verbatim, after the summary (seed 003's advice, lesson 5)."""
 
     def __init__(self, client: anthropic.Anthropic, trigger: int | dict, *,
                  margin: int | None = None, keep: int = 6, prompt: str = STRUCTURED_PROMPT,
-                 model: str | None = None, summary_max_tokens: int = 4096):
+                 model: str | None = None, summary_max_tokens: int = 4096,
+                 pin_user: bool = False):
         parsed = triggers.parse(trigger)
-        if parsed is None or parsed[0] != "input_tokens":
-            raise ValueError(f"Compactor's trigger is a number of input tokens, got {trigger!r}")
+        if parsed is None or parsed[0] == "tool_uses":
+            raise ValueError("Compactor's trigger counts input tokens (a number, or their API "
+                             f"form) or {{'type': 'messages', 'value': N}}, got {trigger!r}")
         if keep < 1:
             raise ValueError(f"keep must be at least 1 message, got {keep}")
-        self.client, self.trigger, self.keep = client, parsed[1], keep
-        self.margin = self.trigger // 10 if margin is None else margin
+        if parsed[0] == "messages" and margin:
+            raise ValueError("margin counts tokens: give it with a token trigger only")
+        self.client, self.keep = client, keep
+        self.kind, self.trigger = parsed
+        self.margin = 0 if self.kind == "messages" else \
+            self.trigger // 10 if margin is None else margin
         self.prompt, self.summary_max_tokens = prompt, summary_max_tokens
-        self.model = model or model_name(client)
+        self.pin_user, self.model = pin_user, model or model_name(client)
         self.meter = tokens.TokenMeter()
         self.compactions: list[Compaction] = []
-        self.failures = 0
-        self.calls = 0
+        self.failures = self.calls = 0
         self.event: str | None = None
 
     def observe(self, messages: list[dict], input_tokens: int) -> None:
@@ -92,8 +76,7 @@ class Compactor:
         self.meter.observe(messages, input_tokens)
 
     def __call__(self, messages: list[dict]) -> list[dict]:
-        self.calls += 1
-        self.event = ""
+        self.calls, self.event = self.calls + 1, ""
         before = self.meter.measure(messages)
         if not self.due(messages, before):
             return messages
@@ -112,20 +95,26 @@ class Compactor:
             self.event = f"compaction failed ({type(e).__name__}); history kept"
             return messages
         summary = "\n".join(b.text for b in reply.content if b.type == "text")
-        out = [user(f"{SUMMARY_MARK}\n{summary}")] + list(recent)
+        pinned = [user(text) for text in user_words(old)] if self.pin_user else []
+        out = [user(f"{SUMMARY_MARK}\n{summary}"), *pinned, *recent]
         after = self.meter.measure(out)
         cut = reply.stop_reason in ("max_tokens", "model_context_window_exceeded")
         self.compactions.append(Compaction(self.calls, len(old), before, after,
                                            reply.usage.input_tokens, reply.usage.output_tokens,
-                                           cut))
-        self.event = f"compacted {len(old)} messages (~{before} -> ~{after} tokens)" + (
-            "; the summary was cut at summary_max_tokens" if cut else "")
+                                           cut, self.model))
+        self.event = f"compacted {len(old)} messages (~{before} -> ~{after} tokens)" + \
+            "; the summary was cut at summary_max_tokens" * cut
         return out
 
     def due(self, messages: list[dict], size: int) -> bool:
-        """Compact now? Over the trigger less its margin (`size`: the calibrated estimate)."""
+        """Compact now? Over the trigger less its margin (`size`: the calibrated estimate),
+        or, for a message-count trigger, over that many messages."""
+        if self.kind == "messages":
+            return len(messages) > self.trigger
         return size > self.trigger - self.margin
 
     def __repr__(self) -> str:
-        return (f"Compactor(trigger={self.trigger}, margin={self.margin}, keep={self.keep}, "
-                f"compactions={len(self.compactions)})")
+        trigger = self.trigger if self.kind == "input_tokens" else \
+            {"type": self.kind, "value": self.trigger}
+        return (f"Compactor(trigger={trigger}, margin={self.margin}, keep={self.keep}"
+                f"{', pin_user=True' * self.pin_user}, compactions={len(self.compactions)})")

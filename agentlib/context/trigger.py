@@ -1,8 +1,10 @@
 """When a strategy acts: its `trigger`, in the form the API's context edits use.
 
 A trigger is None (act every time), a number of input tokens, or the API's own form
-{"type": "input_tokens" | "tool_uses", "value": N}. The history is past it when it holds
-more than N tokens (or tool uses).
+{"type": "input_tokens" | "tool_uses", "value": N}. The course adds one kind of its own,
+{"type": "messages", "value": N}: past N messages, however big or small they are, as some
+frameworks count (the API's edits do not take it). The history is past a trigger when it
+holds more than N tokens (tool uses, messages).
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 from .. import tokens
 from ..messages import blocks
 
-KINDS = ("input_tokens", "tool_uses")
+API_KINDS = ("input_tokens", "tool_uses")  # what the API's context edits accept
+KINDS = (*API_KINDS, "messages")  # and the course's own
 
 
 def parse(trigger) -> tuple[str, int] | None:
@@ -19,9 +22,10 @@ def parse(trigger) -> tuple[str, int] | None:
         return None
     kind, value = ("input_tokens", trigger) if isinstance(trigger, int) else \
         (trigger.get("type"), trigger.get("value")) if isinstance(trigger, dict) else (None, None)
-    if kind not in KINDS or not isinstance(value, int) or value < 0:
-        raise ValueError(f"trigger must be None, a token count, or {{'type': 'input_tokens' or "
-                         f"'tool_uses', 'value': N >= 0}}; got {trigger!r}")
+    if kind not in KINDS or not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"trigger must be None, a token count, or {{'type': 'input_tokens', "
+                         f"'tool_uses' or 'messages' (the course's own), 'value': N >= 0}}; "
+                         f"got {trigger!r}")
     return kind, value
 
 
@@ -32,6 +36,8 @@ def reached(trigger, messages: list[dict], *, size: int | None = None,
     if parsed is None:
         return True
     kind, value = parsed
+    if kind == "messages":
+        return len(messages) > value
     if kind == "tool_uses":
         if uses is None:
             uses = sum(b.get("type") == "tool_use" for m in messages for b in blocks(m))

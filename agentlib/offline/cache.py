@@ -34,12 +34,15 @@ def _ttl(mark, where: str) -> str:
     return ttl
 
 
-def segments(request: dict, messages: list[dict] | None = None) -> list[list]:
+def segments(request: dict, messages: list[dict] | None = None, hidden: int = 0
+             ) -> list[list]:
     """[block, its tokens, TTL of its breakpoint or None] in prefix order, with the
-    top-level `cache_control` placed on the last cacheable block. Checks the breakpoints."""
+    top-level `cache_control` placed on the last cacheable block. Checks the breakpoints.
+    `hidden`, the tool-use system prompt the server adds, opens the prefix (it is built
+    from the tools and the system prompt, so it is cached with them)."""
     system, tools = request.get("system"), request.get("tools") or []
     messages = request["messages"] if messages is None else messages
-    out: list[list] = []
+    out: list[list] = [[{"type": "tool_use_system_prompt"}, hidden, None]] if hidden else []
     for i, t in enumerate(tools):
         mark = t.get("cache_control")
         out.append([t, tokens.count([], tools=[t]), mark and _ttl(mark, f"tools.{i}.cache_control")])
@@ -47,7 +50,8 @@ def segments(request: dict, messages: list[dict] | None = None) -> list[list]:
         out.append([{"type": "text", "text": system}, tokens.count(system), None])
     for i, b in enumerate(system if isinstance(system, list) else []):
         mark = b.get("cache_control")
-        out.append([b, tokens.count(b), mark and _ttl(mark, f"system.{i}.cache_control")])
+        out.append([b, tokens.count([], system=[b]),
+                    mark and _ttl(mark, f"system.{i}.cache_control")])
     for i, m in enumerate(messages):
         for j, b in enumerate(blocks(m)):
             mark = b.get("cache_control")

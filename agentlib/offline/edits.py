@@ -75,8 +75,11 @@ def compact_edit(edits) -> dict | None:
     return None
 
 
-def apply(edits, messages: list[dict], system, tools, row: Model) -> tuple[list, list]:
-    """Apply the clearing edits to what the model sees: (messages, applied_edits)."""
+def apply(edits, messages: list[dict], system, tools, row: Model, hidden: int = 0
+          ) -> tuple[list, list]:
+    """Apply the clearing edits to what the model sees: (messages, applied_edits).
+    `hidden` is the tool-use system prompt the server adds, part of the prompt a trigger
+    counts."""
     applied = []
     for kind, edit, where in edits:
         if kind == CLEAR_THINKING:
@@ -84,7 +87,7 @@ def apply(edits, messages: list[dict], system, tools, row: Model) -> tuple[list,
             if report:
                 applied.append({"type": CLEAR_THINKING, **report})
         elif kind == CLEAR:
-            messages, report = _clear_uses(edit, where, messages, system, tools)
+            messages, report = _clear_uses(edit, where, messages, system, tools, hidden)
             if report:
                 applied.append({"type": CLEAR, **report})
     return messages, applied
@@ -127,7 +130,7 @@ def clear_thinking(messages: list[dict], keep: int | None) -> tuple[list, dict |
     return out, {"cleared_thinking_turns": cleared, "cleared_input_tokens": freed}
 
 
-def _clear_uses(edit, where, messages, system, tools) -> tuple[list, dict | None]:
+def _clear_uses(edit, where, messages, system, tools, hidden=0) -> tuple[list, dict | None]:
     trigger = _value(edit, "trigger", ("input_tokens", "tool_uses"),
                      {"type": "input_tokens", "value": CLEAR_TRIGGER}, where)
     keep = _value(edit, "keep", ("tool_uses",), {"type": "tool_uses",
@@ -135,7 +138,7 @@ def _clear_uses(edit, where, messages, system, tools) -> tuple[list, dict | None
     least = _value(edit, "clear_at_least", ("input_tokens",),
                    {"type": "input_tokens", "value": 0}, where)["value"]
     if trigger["type"] == "input_tokens":  # the trigger counts the whole prompt
-        over = tokens.count(messages, system=system, tools=tools) > trigger["value"]
+        over = tokens.count(messages, system=system, tools=tools) + hidden > trigger["value"]
     else:
         over = sum(b.get("type") == "tool_use" for m in messages
                    if isinstance(m["content"], list) for b in m["content"]) > trigger["value"]

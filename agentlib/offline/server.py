@@ -14,7 +14,7 @@ import hashlib
 import json
 from typing import Any
 
-from .. import tokens
+from .. import models, tokens
 from . import agent, compaction, edits, reply, stream, thinking
 from . import betas as B
 from . import request as checks
@@ -120,9 +120,11 @@ class CourseModel:
         `compaction` is accepted and ignored, as the API does)."""
         row, _, todo, messages = self._read(request, betas, counting=True)
         system, tools = request.get("system"), request.get("tools") or []
-        before = tokens.count(messages, system=system, tools=tools)
-        messages, _ = edits.apply(todo, messages, system, tools, row)
-        result: dict = {"input_tokens": tokens.count(messages, system=system, tools=tools)}
+        hidden = hidden_prompt(request)
+        before = tokens.count(messages, system=system, tools=tools) + hidden
+        messages, _ = edits.apply(todo, messages, system, tools, row, hidden)
+        result: dict = {"input_tokens": tokens.count(messages, system=system, tools=tools)
+                        + hidden}
         if "context_management" in request:
             result["context_management"] = {"original_input_tokens": before}
         return result
@@ -131,14 +133,15 @@ class CourseModel:
         row, cfg, todo, messages = self._read(request, betas, counting=False)
         system, tools = request.get("system"), request.get("tools") or []
         key = key or digest(request)  # from the request bytes: same request, same ids
+        hidden = hidden_prompt(request)  # counted in usage, never sent by the client
         if "compaction" in request:
             block = compaction.on_demand(request, messages)
-            usage = {"input_tokens": tokens.count(messages, system=system, tools=tools),
-                     "output_tokens": tokens.count(block)}
+            usage = {"input_tokens": tokens.count(messages, system=system, tools=tools)
+                     + hidden, "output_tokens": tokens.count(block)}
             return self._message(request, key, [block], "compaction", usage)
         compact = edits.compact_edit(todo)
-        messages, applied = edits.apply(todo, messages, system, tools, row)
-        input_tokens = tokens.count(messages, system=system, tools=tools)
+        messages, applied = edits.apply(todo, messages, system, tools, row, hidden)
+        input_tokens = tokens.count(messages, system=system, tools=tools) + hidden
         iterations = [] if B.COMPACT_EDIT in betas else None
         if compact and input_tokens > compact["trigger"]:
             block = {"type": "compaction",
@@ -149,7 +152,7 @@ class CourseModel:
                                      {"input_tokens": 0, "output_tokens": 0},
                                      applied, iterations)
             messages = [{"role": "assistant", "content": [block]}]
-            input_tokens = tokens.count(messages, system=system, tools=tools)
+            input_tokens = tokens.count(messages, system=system, tools=tools) + hidden
         else:
             block = None
         window = self.window(row)
@@ -172,7 +175,8 @@ class CourseModel:
             iterations.append(_iteration("message", input_tokens, output_tokens))
         if block:  # the compaction block comes first; its tokens are its own iteration
             content = [block] + content
-        usage = self.cache.account(segments(request, messages), input_tokens, row.min_cacheable)
+        usage = self.cache.account(segments(request, messages, hidden), input_tokens,
+                                   row.min_cacheable)
         usage["output_tokens"] = output_tokens
         if cfg:
             usage["output_tokens_details"] = {"thinking_tokens": thought}
@@ -194,6 +198,13 @@ class CourseModel:
         if "context_management" in request:
             response["context_management"] = {"applied_edits": applied or []}
         return response
+
+
+def hidden_prompt(request: dict) -> int:
+    """The tool-use system prompt the API adds to a request with tools (docs/api-facts.md
+    8.5): the client never sends it and cannot count it; `usage.input_tokens` includes it."""
+    return models.tool_prompt_tokens(request["model"], request.get("tools"),
+                                     request.get("tool_choice"))
 
 
 def _iteration(kind: str, input_tokens: int, output_tokens: int) -> dict:

@@ -4,8 +4,11 @@ It works on turns, (speaker, text) pairs, read either from a transcript a client
 (a summary request: no tools, a summarizing system prompt) or, for the server's own
 compaction, straight from the history. When the instructions ask for sections (goal,
 key facts, ...) it copies the user's constraints verbatim and keeps every noted fact;
-given a bare "summarize" it writes a short gist without exact numbers, the way a loose
-summary loses them. A real model writes better prose but can lose numbers the same way.
+asked for sections "in your own words" (and not for anything verbatim) it restates the
+goal and the constraints by fixed rules that soften them ("at most $1,400" becomes "around
+$1,400"): the number survives, the limit does not. Given a bare "summarize" it writes a
+short gist without exact numbers, the way a loose summary loses them. A real model writes
+better prose but can lose numbers, or soften a limit, the same way.
 """
 
 from __future__ import annotations
@@ -61,9 +64,33 @@ def wants_sections(instructions: str) -> bool:
                 or re.search(r"next steps", instructions, re.I))
 
 
+def wants_paraphrase(instructions: str) -> bool:
+    """Instructions that ask to restate in one's own words, and for nothing verbatim."""
+    return bool(re.search(r"\bown words\b|\bparaphras", instructions, re.I)
+                and not re.search(r"verbatim|word for word|exact(ly)? as|quot", instructions,
+                                  re.I))
+
+
+# How the summarizer restates a limit in its own words: each rule keeps the number and
+# softens the limit (in order; the first match of each rule is rewritten everywhere).
+SOFTER = [(r"\bhard limits\b", "preferences"), (r"\bthe budget is at most\b", "a budget of around"),
+          (r"\bat most\b", "around"), (r"\bit must have at least\b", "ideally"),
+          (r"\bat least\b", "about"), (r"\bmust\b", "should"), (r"\bnever\b", "rarely"),
+          (r"\bonly\b", "mainly")]
+
+
+def paraphrase(text: str) -> str:
+    """A limit in the summarizer's own words: the same numbers, a softer meaning."""
+    for pattern, softer in SOFTER:
+        text = re.sub(pattern, softer, text, flags=re.I)
+    return text
+
+
 def summarize(turns: list[tuple[str, str]], instructions: str) -> str:
-    """The summary the instructions ask for: sections, or a loose gist."""
-    return structured_summary(turns) if wants_sections(instructions) else free_form_summary(turns)
+    """The summary the instructions ask for: sections (verbatim or restated), or a gist."""
+    if not wants_sections(instructions):
+        return free_form_summary(turns)
+    return structured_summary(turns, restate=wants_paraphrase(instructions))
 
 
 def _is_summary(speaker: str, text: str) -> bool:
@@ -71,11 +98,12 @@ def _is_summary(speaker: str, text: str) -> bool:
     return speaker == "SUMMARY" or bool(re.match(r"\s*\[?summary\b", text, re.I))
 
 
-def structured_summary(turns: list[tuple[str, str]]) -> str:
+def structured_summary(turns: list[tuple[str, str]], restate: bool = False) -> str:
     earlier = next((GOAL_SECTION.search(t) for s, t in turns if _is_summary(s, t)), None)
     users = [t for s, t in turns if s == "USER" and not _is_summary(s, t)]
     goal = earlier.group(1).strip() if earlier else (users[0] if users else "(unknown)")
-    constraints = [t for t in users[1:] if LIMIT_RE.search(t) and t not in goal]
+    asks = users if earlier else users[1:]  # after an earlier summary, no turn is the task
+    constraints = [t for t in asks if LIMIT_RE.search(t) and t not in goal]
     facts: dict[str, None] = {}  # noted facts in order, each once, wherever they stand
     for speaker, text in turns:  # (a turn's first line is its own only for the assistant)
         lines = text.splitlines()
@@ -86,8 +114,12 @@ def structured_summary(turns: list[tuple[str, str]]) -> str:
     decisions = [t for s, t in turns if s == "ASSISTANT" and "recommend" in t.lower()]
     nexts = [ln for s, t in turns if s == "ASSISTANT" for ln in t.splitlines()
              if ln.startswith("Next:")]
-    parts = ["## Goal", goal]
-    parts += [f'User constraint (verbatim): "{c}"' for c in constraints]
+    if restate:  # in its own words: the goal and each limit restated, none quoted
+        parts = ["## Goal", paraphrase(goal)]
+        parts += [f"The user's limits, restated: {paraphrase(c)}" for c in constraints]
+    else:
+        parts = ["## Goal", goal]
+        parts += [f'User constraint (verbatim): "{c}"' for c in constraints]
     parts += ["## Progress", f"{calls} tool calls made in the summarized part."]
     parts += ["## Key facts", *(facts or ["(none noted)"])]
     parts += ["## Decisions", *(decisions or ["(none yet)"])]

@@ -1,6 +1,15 @@
-"""Pictures of a run: what fills the window (`window`) and how tokens grow (`plots`)."""
+"""Pictures of a run: what fills the window (`window`) and how tokens grow (`plots`): the
+lessons draw with these, so their cells hold the measurement, not the matplotlib."""
 
-from .plots import FILL_GROUPS, plot_bars, plot_tokens, plot_window_fill
+from .plots import (
+    FILL_GROUPS,
+    plot_bars,
+    plot_cache,
+    plot_estimate_error,
+    plot_sweep,
+    plot_tokens,
+    plot_window_fill,
+)
 from .window import (
     KINDS,
     WindowView,
@@ -14,5 +23,5 @@ from .window import (
 )
 
 __all__ = ["FILL_GROUPS", "KINDS", "WindowView", "block_kind", "kind_tokens", "plot_bars",
-           "plot_tokens", "plot_window_fill", "show_step", "show_window", "step_caption",
-           "window_html", "window_viewer"]
+           "plot_cache", "plot_estimate_error", "plot_sweep", "plot_tokens", "plot_window_fill",
+           "show_step", "show_window", "step_caption", "window_html", "window_viewer"]

@@ -16,11 +16,13 @@ from typing import Any
 from .. import tokens
 from ..context.clear import is_cleared
 from ..messages import SUMMARY_MARK, TRUNCATION_MARK, blocks, result_text
+from ..models import tool_prompt_tokens
 
 # kind -> (legend label, background colour). One palette for the HTML and the plots.
 KINDS: dict[str, tuple[str, str]] = {
     "system": ("system prompt", "#b0bec5"),
     "tools": ("tool definitions", "#bcaaa4"),
+    "hidden": ("tool-use prompt (the API's)", "#cfd8dc"),
     "user": ("user text", "#90caf9"),
     "assistant": ("assistant text", "#a5d6a7"),
     "tool_use": ("tool_use", "#ffcc80"),
@@ -87,14 +89,22 @@ def _label(block: Mapping, kind: str, n: int) -> str:
     return f"{names.get(kind, kind)} {n:,} tok"
 
 
+def _hidden(model: str | None, tools: Sequence[Mapping] | None) -> int:
+    """The tool-use system prompt the API adds to a request with tools (0 if no model)."""
+    return tool_prompt_tokens(model, tools) if model and tools else 0
+
+
 def kind_tokens(messages: Sequence[Mapping], *, system: Any = None,
-                tools: Sequence[Mapping] | None = None) -> dict[str, int]:
+                tools: Sequence[Mapping] | None = None, model: str | None = None
+                ) -> dict[str, int]:
     """Tokens per kind of block (`KINDS` keys) in what would be sent; absent kinds are 0.
+    With `model`, "hidden" is the tool-use system prompt the API adds (never sent).
 
     Message framing (a few tokens per message) is not in any block, so the values add up
-    to slightly less than `tokens.count(messages, system=system, tools=tools)`.
+    to slightly less than `tokens.input_tokens(messages, ...)`.
     """
     totals = dict.fromkeys(KINDS, 0)
+    totals["hidden"] = _hidden(model, tools)
     if system:
         totals["system"] += tokens.count(system)
     if tools:
@@ -116,7 +126,8 @@ _GAP_PX = 2
 
 def _box(kind: str, width: float, label: str, title: str) -> str:
     bg = KINDS[kind][1]
-    border = "1px dashed #757575" if kind == "cleared" else "1px solid rgba(0,0,0,0.25)"
+    border = "1px dashed #757575" if kind in ("cleared", "hidden") else \
+        "1px solid rgba(0,0,0,0.25)"
     style = (f"flex:0 0 auto;box-sizing:border-box;width:{width:.1f}px;height:18px;"
              f"line-height:16px;background:{bg};border:{border};border-radius:3px;"
              "padding:0 3px;overflow:hidden;white-space:nowrap;text-overflow:ellipsis")
@@ -145,22 +156,30 @@ def _title(kind: str, n: int, preview: str, limit: int = 200) -> str:
 
 def window_html(messages: Sequence[Mapping], *, system: Any = None,
                 tools: Sequence[Mapping] | None = None, window: int | None = None,
-                width_px: int = 900, max_rows: int = 200) -> str:
+                width_px: int = 900, max_rows: int = 200, model: str | None = None) -> str:
     """A static HTML picture of a context window: one row per message, one box per block.
 
     A box's width is proportional to its exact token count (`tokens.count`), with a
     minimum so that tiny blocks stay visible; its colour says what it is (see `KINDS`)
-    and hovering shows its first 200 characters. The header gives the total (what the
-    model would report as `usage.input_tokens`) and, with `window`, how full it is.
+    and hovering shows its first 200 characters. With `model`, a first row shows the
+    tool-use system prompt the API adds to a request with tools (the client never sends
+    it). The header gives the total (with `model`, what the offline model reports as
+    `usage.input_tokens`) and, with `window`, how full it is.
     Histories longer than `max_rows` show their first and last rows around a gap row.
     Inline styles only, no scripts, no ids: the same input gives the same string.
     """
     messages = list(messages)
-    total = tokens.count(messages, system=system, tools=tools)
+    hidden_n = _hidden(model, tools)
+    total = tokens.count(messages, system=system, tools=tools) + hidden_n
 
     # Every row as (head, [(kind, tokens, label, title)]); system and tools come first.
     # A head of None is the row that stands for the hidden middle of a long history.
     rows: list[tuple[str | None, list[tuple[str, int, str, str]]]] = []
+    if hidden_n:
+        rows.append(("added by the API", [("hidden", hidden_n, f"tool-use prompt {hidden_n:,} tok",
+                                           _title("hidden", hidden_n, "The system prompt the "
+                                                  "API adds to every request with tools: "
+                                                  "your code never sends it."))]))
     if system:
         items = []
         for part in [system] if isinstance(system, str) else list(system):
@@ -207,7 +226,7 @@ def window_html(messages: Sequence[Mapping], *, system: Any = None,
         scale = 1.0
 
     out = [f'<div class="cw" style="{_FONT};width:{width_px}px;color:#212121">']
-    out.append(_header(messages, total, window, system, tools, width_px))
+    out.append(_header(messages, total, window, system, tools, width_px, model))
     for row_head, items in rows:
         if row_head is None:
             out.append(f'<div class="cw-row cw-gap" style="color:#757575;margin:3px 0;'
@@ -221,7 +240,7 @@ def window_html(messages: Sequence[Mapping], *, system: Any = None,
 
 
 def _header(messages: list, total: int, window: int | None, system: Any,
-            tools: Sequence[Mapping] | None, width_px: int) -> str:
+            tools: Sequence[Mapping] | None, width_px: int, model: str | None = None) -> str:
     """The totals line and, with a window, a fill bar split by kind."""
     line = f"{len(messages):,} messages · {total:,} tokens"
     if not window:
@@ -231,7 +250,7 @@ def _header(messages: list, total: int, window: int | None, system: Any,
     over = f" — over by {total - window:,}" if total > window else ""
     fill = f"{total:,} / {window:,} tokens ({pct:.0f}%){over}"
     segs = []
-    by_kind = kind_tokens(messages, system=system, tools=tools)
+    by_kind = kind_tokens(messages, system=system, tools=tools, model=model)
     framing = total - sum(by_kind.values())
     parts = [(kind, KINDS[kind][0], n) for kind, n in by_kind.items()]
     for kind, name, n in [*parts, ("other", "message framing", framing)]:
@@ -249,7 +268,8 @@ def _header(messages: list, total: int, window: int | None, system: Any,
 def _legend() -> str:
     items = []
     for kind, (name, bg) in KINDS.items():
-        border = "1px dashed #757575" if kind == "cleared" else "1px solid rgba(0,0,0,0.25)"
+        border = "1px dashed #757575" if kind in ("cleared", "hidden") else \
+            "1px solid rgba(0,0,0,0.25)"
         items.append(f'<span style="display:inline-flex;align-items:center;margin-right:10px">'
                      f'<span class="cw-key cw-{kind}" style="display:inline-block;width:12px;'
                      f'height:10px;background:{bg};border:{border};margin-right:3px"></span>'
@@ -270,7 +290,8 @@ class WindowView:
 
     def __repr__(self) -> str:  # the text/plain output; stable, unlike the default repr
         n = tokens.count(self.messages, system=self.kw.get("system"),
-                         tools=self.kw.get("tools"))
+                         tools=self.kw.get("tools")) + \
+            _hidden(self.kw.get("model"), self.kw.get("tools"))
         return f"WindowView({len(self.messages)} messages, {n:,} tokens)"
 
 
@@ -284,11 +305,15 @@ def _sent(step: Any) -> list:
 
 
 def show_step(run: Any, index: int = -1, *, window: int | None = None) -> WindowView:
-    """The static picture of what one step of a run sent (the last step by default)."""
+    """The static picture of what one step of a run sent (the last step by default), with
+    the tool-use prompt the API added to it (when the run knows its model)."""
+    model = getattr(run, "model", None)
     if not run.steps:
-        return show_window(run.history, system=run.system, tools=run.tools, window=window)
+        return show_window(run.history, system=run.system, tools=run.tools, window=window,
+                           model=model)
     step = run.steps[index]
-    return show_window(_sent(step), system=run.system, tools=run.tools, window=window)
+    return show_window(_sent(step), system=run.system, tools=run.tools, window=window,
+                       model=model)
 
 
 def step_caption(step: Any) -> str:
@@ -338,7 +363,8 @@ def window_viewer(run: Any, *, window: int | None = None) -> Any:
 
     def render(i: int) -> tuple[str, str]:
         step = run.steps[i]
-        page = window_html(_sent(step), system=run.system, tools=run.tools, window=window)
+        page = window_html(_sent(step), system=run.system, tools=run.tools, window=window,
+                           model=getattr(run, "model", None))
         caption = html.escape(step_caption(step))
         if step.error:
             caption = f'<span style="color:#c62828">{caption}</span>'
