@@ -241,13 +241,14 @@ def host_overhead(sizes=(100, 1_000, 10_000), steps: int = 30,
             estimate = tokens.Running(tokens.estimate)
             start_at = n - 2 * steps - 1  # odd: the task, then whole request/response pairs
             kept = apply_context(context, history[:start_at])[0]  # a warm pipeline
-            times = []
+            times, trace = [], []
             for k in range(start_at, n - 1, 2):  # the loop appends a reply and its results
                 kept = Derived(kept, history[k:k + 2])  # as the loop does
                 start = time.process_time()  # CPU time: other processes disturb it less
                 kept, _ = apply_context(context, kept)
                 estimate.of(kept)
                 times.append(time.process_time() - start)
+                trace.append(kept)  # the run's trace keeps what each step sent (Step.sent)
             if len(kept) < n - 1:
                 raise RuntimeError(f"the pipeline kept {len(kept)} messages, not about {n}")
             best = min(best, sorted(times)[len(times) // 2])
