@@ -10,6 +10,7 @@
     python3 course.py nbgrader-export [--out DIR]   the solutions as an nbgrader source/
     python3 course.py lock                 pin the installed versions in constraints.txt
     python3 course.py browser-test         a learner's session in JupyterLab, in headless Chromium
+    python3 course.py live-check [--seed N] [--claude]   every lesson in the live profile
     python3 course.py hub-link HUB_URL     an nbgitpuller link that opens the course on a hub
 
 Every command first makes sure `.venv` exists here and holds the course: it is created
@@ -306,6 +307,7 @@ COMMANDS = {
                                             cwd=Path.cwd()),
     "lock": lock,
     "browser-test": browser_test,
+    "live-check": script("live_check.py"),
 }
 
 
