@@ -30,7 +30,7 @@ TABLE: dict[str, tuple[Any, Any]] = {
     "window": (8_000, 4_000),  # the small context window of the overflow demos, tokens
     "max_steps": (60, 30),  # run_agent's guard against a model that loops
     # lesson 1
-    "overflow_max_tokens": ((2048, 128), (128,)),  # max_tokens of the overflow runs
+    "overflow_max_tokens": ((2048, 128), (1024,)),  # max_tokens of the overflow runs
     # lesson 2: truncation sweeps
     "naive_keeps": ((9, 10), (9,)),
     "shop_keeps": ((4, 8, 16, 24, 33, 34), (8,)),
@@ -158,4 +158,8 @@ def announce(section: str, cost: Estimate) -> None:
     """Print the estimate of a section before it runs, in the live profile only (offline
     the course model is free and the saved outputs stay as they are)."""
     if is_live():
-        print(f"[{section}] {cost}")
+        from . import meter  # the meter reads the profile: imported here, not at the top
+
+        cap = meter.process().budget
+        left = "" if cap is None else f"; spent so far ${meter.spent():.2f} of ${cap:.2f}"
+        print(f"[{section}] {cost}{left}")

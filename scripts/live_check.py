@@ -116,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="call Claude (needs ANTHROPIC_API_KEY; costs money)")
     p.add_argument("--budget", type=float, default=None,
                    help="dollars for the whole pass (default: $AGENTLIB_BUDGET_USD or 5)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="where to keep the executed copies (default: under runs/)")
     args = p.parse_args(argv)
     seed = args.seed if args.seed is not None else int(os.environ.get("AGENTLIB_SEED", "0"))
     budget = args.budget if args.budget is not None else \
@@ -125,11 +127,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     notebooks = [n.resolve() for n in args.notebooks] or \
         sorted((ROOT / "lessons").glob("[0-9]*.ipynb"))
-    out_dir = ROOT / "runs" / ("live" if args.claude else f"live-check/seed-{seed}")
+    out_dir = args.out or ROOT / "runs" / ("live" if args.claude else f"live-check/seed-{seed}")
+    out_dir = out_dir.resolve()
+    if out_dir in (ROOT / "lessons", ROOT / "solutions", ROOT / "exercises"):
+        print(f"live-check never writes over {out_dir.name}/; choose another --out")
+        return 2
     out_dir.mkdir(parents=True, exist_ok=True)
     against = "Claude (real requests)" if args.claude else f"the unscripted stand-in, seed {seed}"
+    shown = out_dir.relative_to(ROOT) if ROOT in out_dir.parents else out_dir
     print(f"live profile, against {against}; budget ${budget:.2f} for the pass; "
-          f"executed copies in {out_dir.relative_to(ROOT)}/", flush=True)
+          f"executed copies in {shown}/", flush=True)
     rows, failed, stopped = [], [], None
     with tempfile.TemporaryDirectory(prefix="agentlib-live-check-") as tmp:
         work = Path(tmp)

@@ -140,8 +140,14 @@ FREE = [  # small talk: said another way, never read back
 
 # ---------------------------------------------------------------- reading back
 
+SPEAKER = re.compile(r"^((?:ASSISTANT|USER|TOOL RESULT[^:]*): )(.*)$")  # a transcript's lines
+
+
 @lru_cache(maxsize=65_536)
 def _read_line(line: str) -> str:
+    speaker = SPEAKER.match(line)
+    if speaker:
+        return speaker.group(1) + _read_line(speaker.group(2))
     for canonical, variants in KINDS:
         for form in variants:
             fields = form.read(line)
