@@ -233,19 +233,23 @@ def _describe(e: anthropic.APIError) -> tuple[str, str]:
 def drop_stale_thinking(before: list[dict], after: list[dict]) -> list[dict]:
     """On models that bind thinking to the conversation before it, a strategy that changed
     that conversation invalidates the thinking blocks after the change: remove them, as the
-    API's error asks. Messages are compared by identity, up to the first one changed."""
+    API's error asks. Messages are compared by identity: from the first one that is not
+    where it was, every assistant message loses its thinking blocks; the text of a block
+    shown (`display: "summarized"`) stays in the message as a text block."""
     if after is before:
         return after
     first = next((i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a is not b),
                  min(len(before), len(after)))
     out = None
-    for i in range(first + 1, len(after)):
+    for i in range(first, len(after)):  # `first` too: it may be an old message, moved
         m = after[i]
         if m["role"] == "assistant" and isinstance(m["content"], list) and any(
                 b.get("type") in ("thinking", "redacted_thinking") for b in m["content"]):
             out = out if out is not None else list(after)
-            kept = [b for b in m["content"] if b.get("type") not in ("thinking",
-                                                                   "redacted_thinking")]
+            kept = [{"type": "text", "text": b["thinking"]}  # shown notes stay, as text
+                    if b.get("type") == "thinking" and b.get("thinking") else b
+                    for b in m["content"] if b.get("type") != "redacted_thinking"]
+            kept = [b for b in kept if b.get("type") != "thinking"]
             out[i] = {**m, "content": kept or [{"type": "text", "text": "…"}]}
     return after if out is None else out
 

@@ -157,8 +157,9 @@ def main(argv: list[str] | None = None) -> int:
             errors = errors_of(nb)
             status = "ok" if not errors else f"{len(errors)} error cell(s)"
             rows.append((path.name, status, cost, seconds))
-            print(f"{path.name:42} {status:18} {cost['calls']:>5} calls {cost['input']:>9,} in "
-                  f"{cost['output']:>7,} out ${cost['usd']:>7.4f} {seconds:6.1f} s", flush=True)
+            sent = cost["input"] + cost["cache_read"] + cost["cache_write"]
+            print(f"{path.name:42} {status:18} {cost['calls']:>5} calls {sent:>10,} in "
+                  f"{cost['output']:>8,} out ${cost['usd']:>8.4f} {seconds:6.1f} s", flush=True)
             for e in errors[:3]:
                 print(f"    cell {e['cell']}: {e['ename']}: {e['evalue'][:160]}", flush=True)
             if errors:

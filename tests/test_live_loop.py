@@ -125,3 +125,19 @@ def test_dropping_keeps_what_no_edit_touched():
     out = loop.drop_stale_thinking(history, same_start)
     assert out[1] is a and [b["type"] for b in out[3]["content"]] == ["tool_use"]
     assert same_start[3] is a  # the strategy's output is not changed in place
+
+
+def test_shown_thinking_stays_as_text_so_the_notes_survive_an_edit():
+    shown = {"role": "assistant", "content": [
+        {"type": "thinking", "thinking": "auth: 20, not above", "signature": "s"},
+        {"type": "tool_use", "id": "t", "name": "x", "input": {}}]}
+    u = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t",
+                                      "content": "r"}]}
+    before = [{"role": "user", "content": "go"}, shown, u]
+    out = loop.drop_stale_thinking(before, before[1:])  # the task dropped
+    assert out[0]["content"][0] == {"type": "text", "text": "auth: 20, not above"}
+    summarized = {"thinking": {"type": "between_tools", "display": "summarized"}}
+    small = agentlib.connect(offline=True, unscripted=True, seed=0, context_window=8_000)
+    run = run_agent(small, workloads.audit(12), max_tokens=512, extra=summarized,
+                    context=[Clearing(3, trigger=4_000)])
+    assert run.score.success  # the notes in shown thinking outlived the clearing

@@ -107,7 +107,7 @@ def pace(content: list[dict], view: agent.View, rng: random.Random) -> list[dict
     if len(reads) == 1 and set(reads[0]["input"]) == {"path"}:
         more = _next_files(reads[0]["input"]["path"], view)[:rng.choice(BATCH)]
         at = content.index(reads[0]) + 1
-        content = content[:at] + [agent._call("read_file", path=p) for p in more] + content[at:]
+        content = content[:at] + [_call("read_file", path=p) for p in more] + content[at:]
     texts = [b for b in content if b["type"] != "tool_use"]
     calls = [b for b in content if b["type"] == "tool_use"]
     if {b["name"] for b in calls} != {"read_file"}:  # reads stay in order: a capped one
@@ -143,8 +143,12 @@ def _verify(content: list[dict], view: agent.View, rng: random.Random) -> list[d
             or len(set(paths)) != len(paths) or len(done) < 2 or rng.random() >= VERIFY_RATE:
         return content
     path = rng.choice(done)
-    return [agent._text(f"Before I answer, let me double-check {path}."),
-            agent._call("read_file", path=path)]
+    return [{"type": "text", "text": f"Before I answer, let me double-check {path}."},
+            _call("read_file", path=path)]
+
+
+def _call(tool: str, **args) -> dict:
+    return {"type": "tool_use", "id": "", "name": tool, "input": args}
 
 
 # ---------------------------------------------------------------- wording
