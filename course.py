@@ -263,6 +263,7 @@ def hub_link(args: list[str]) -> int:
 
 STUDENT_COPY = ["README.md", "course.py", "pyproject.toml", "constraints.txt", ".gitignore",
                 "agentlib", "lessons", "exercises", "bench", "scripts/execute_notebooks.py",
+                "scripts/live_check.py",
                 "tests/conftest.py", "tests/nbval_sanitize.cfg"]
 """What a student gets: the course without solutions/ and without the tests (which hold
 right answers to the exercises); the two tests files kept let `course.py test` check the

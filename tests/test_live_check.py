@@ -77,6 +77,12 @@ def test_the_budget_stops_the_pass_cleanly_in_the_first_notebook_over_it(books, 
     assert "AGENTLIB_BUDGET_USD" in out.stdout and "c_after" not in out.stdout
 
 
+def test_claude_needs_a_key_and_says_so(books, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    out = live_check(books["after"], "--claude")
+    assert out.returncode == 2 and "needs ANTHROPIC_API_KEY" in out.stdout
+
+
 def test_it_refuses_to_write_over_the_lessons(books):
     out = live_check(books["after"], "--out", ROOT / "lessons")
     assert out.returncode == 2 and "never writes over lessons/" in out.stdout
