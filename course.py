@@ -10,6 +10,7 @@
     python3 course.py nbgrader-export [--out DIR]   the solutions as an nbgrader source/
     python3 course.py lock                 pin the installed versions in constraints.txt
     python3 course.py browser-test         a learner's session in JupyterLab, in headless Chromium
+    python3 course.py live-check [--seed N] [--claude]   every lesson in the live profile
     python3 course.py hub-link HUB_URL     an nbgitpuller link that opens the course on a hub
 
 Every command first makes sure `.venv` exists here and holds the course: it is created
@@ -262,6 +263,7 @@ def hub_link(args: list[str]) -> int:
 
 STUDENT_COPY = ["README.md", "course.py", "pyproject.toml", "constraints.txt", ".gitignore",
                 "agentlib", "lessons", "exercises", "bench", "scripts/execute_notebooks.py",
+                "scripts/live_check.py",
                 "tests/conftest.py", "tests/nbval_sanitize.cfg"]
 """What a student gets: the course without solutions/ and without the tests (which hold
 right answers to the exercises); the two tests files kept let `course.py test` check the
@@ -306,6 +308,7 @@ COMMANDS = {
                                             cwd=Path.cwd()),
     "lock": lock,
     "browser-test": browser_test,
+    "live-check": script("live_check.py"),
 }
 
 

@@ -23,9 +23,10 @@ from typing import Any
 
 import anthropic
 
-from . import tokens
-from .derived import Derived
+from . import models, tokens
+from .derived import Derived, changes
 from .messages import message_text, user
+from .meter import BudgetExceeded
 from .models import model_name, quiet_thinking
 
 Strategy = Callable[[list[dict]], list[dict]]
@@ -63,7 +64,7 @@ class Run:
     steps: list[Step]
     answer: str | None
     score: Any
-    stopped: str  # "answered", "max_steps", "cut: <stop reason>" or "error: ..."
+    stopped: str  # "answered", "max_steps", "cut: <stop reason>", "error: ..." or "budget: ..."
     system: str | None = None
     tools: list[dict] = field(default_factory=list)
     model: str | None = None  # the model the run asked for
@@ -132,6 +133,13 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
     `agentlib.context.Breakpoints()`, which also marks the end of the stable part).
     Requests state `thinking` explicitly (the least the model accepts, unless `extra` sets
     it), so a run does not depend on the model's default.
+
+    Any run may end without an answer, and nothing is lost when it does: an API error
+    (a status error, a lost connection, a timeout, after the client's retries) ends the run
+    with the error in its last step (`stopped = "error: ..."`); a reply cut short
+    (`max_tokens`, `model_context_window_exceeded`) or refused is never taken as the answer
+    (`stopped = "cut: <stop reason>"`). When the budget stops a request
+    (`meter.BudgetExceeded`) the error is raised with the run so far as `error.run`.
     """
     if max_steps < 1:
         raise ValueError(f"max_steps must be at least 1, got {max_steps}")
@@ -149,22 +157,29 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
         params["system"] = [{"type": "text", "text": system,
                              "cache_control": {"type": "ephemeral"}}] if cache else system
     create = client.beta.messages.create if "betas" in params else client.messages.create
+    binds = getattr(models.get(model), "binds_thinking", False)
     frame = tokens.estimate([], system=system, tools=tools)
     estimate = tokens.Running(tokens.estimate)  # per step, only what changed is estimated
     for i in range(max_steps):
-        history, events = apply_context(context, history)
-        step = Step(i, estimate=frame + estimate.of(history),
-                    messages_sent=len(history), events=events, sent=history)
+        step = Step(i, sent=history)
         steps.append(step)
         try:
+            before = history
+            history, step.events = apply_context(context, history)
+            if binds:
+                history = drop_stale_thinking(before, history)
+            step.estimate = frame + estimate.of(history)
+            step.messages_sent, step.sent = len(history), history
             marked = cache if callable(cache) else cache_breakpoint
             response = create(messages=marked(history) if cache else history, **params)
-        except anthropic.APIStatusError as e:
-            body = e.body if isinstance(e.body, dict) else {}
-            message = (body.get("error") or {}).get("message", str(e))
-            step.error = f"{e.status_code} {type(e).__name__}: {message}"
-            stopped = f"error: {message}"
+        except anthropic.APIError as e:
+            step.error, stopped = _describe(e)
             break
+        except BudgetExceeded as e:
+            step.error = f"not sent: {e}"
+            e.run = Run(label or "run", history, transcript, steps, None, workload.score(None),
+                        f"budget: {e}", system, tools)
+            raise
         usage = response.usage
         step.cache_read = usage.cache_read_input_tokens or 0
         step.cache_write = usage.cache_creation_input_tokens or 0
@@ -195,7 +210,7 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
             transcript.append(results)
         elif response.stop_reason in ("pause_turn", "compaction"):
             continue
-        elif response.stop_reason == "model_context_window_exceeded":
+        elif response.stop_reason not in ("end_turn", "stop_sequence"):
             stopped = f"cut: {response.stop_reason}"  # a reply cut short is not an answer
             break
         elif turns:
@@ -208,6 +223,43 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
     score = workload.score(answer)
     return Run(label or "run", history, transcript, steps, answer, score, stopped,
                system, tools, model)
+
+
+def _describe(e: anthropic.APIError) -> tuple[str, str]:
+    """(the step's error, the run's `stopped`) for an API error of any kind."""
+    if isinstance(e, anthropic.APIStatusError):
+        body = e.body if isinstance(e.body, dict) else {}
+        message = (body.get("error") or {}).get("message", str(e))
+        return f"{e.status_code} {type(e).__name__}: {message}", f"error: {message}"
+    cause = f" ({type(e.__cause__).__name__}: {e.__cause__})" if e.__cause__ else ""
+    message = f"{type(e).__name__}: {e}{cause}"
+    return message, f"error: {message}"
+
+
+def drop_stale_thinking(before: list[dict], after: list[dict]) -> list[dict]:
+    """On models that bind thinking to the conversation before it, a strategy that changed
+    that conversation invalidates the thinking blocks after the change: remove them, as the
+    API's error asks. Messages are compared by identity: from the first one that is not
+    where it was, every assistant message loses its thinking blocks; the text of a block
+    shown (`display: "summarized"`) stays in the message as a text block."""
+    if after is before:
+        return after
+    known = changes(after, before)  # at once when `after` was made from `before`
+    first = min(known, default=len(before)) if known is not None else next(
+        (i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a is not b),
+        min(len(before), len(after)))
+    out = None
+    for i in range(first, len(after)):  # `first` too: it may be an old message, moved
+        m = after[i]
+        if m["role"] == "assistant" and isinstance(m["content"], list) and any(
+                b.get("type") in ("thinking", "redacted_thinking") for b in m["content"]):
+            out = out if out is not None else Derived(after, changed=range(first, len(after)))
+            kept = [{"type": "text", "text": b["thinking"]}  # shown notes stay, as text
+                    if b.get("type") == "thinking" and b.get("thinking") else b
+                    for b in m["content"] if b.get("type") != "redacted_thinking"]
+            kept = [b for b in kept if b.get("type") != "thinking"]
+            out[i] = {**m, "content": kept or [{"type": "text", "text": "…"}]}
+    return after if out is None else out
 
 
 def cache_breakpoint(messages: list[dict]) -> list[dict]:

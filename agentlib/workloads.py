@@ -143,7 +143,7 @@ def audit(n_files: int = 12, seed: int = 0, *, threshold: int = 30,
     ws = Workspace.from_files(_root(root, "audit"), files)
 
     def score(answer: str | None) -> Score:
-        found = _parse_pairs(answer or "")
+        found = _parse_pairs(answer or "", names)
         hits = sum(1 for k, v in found.items() if truth.get(k) == v)
         precision = hits / len(found) if found else (1.0 if not truth else 0.0)
         recall = hits / len(truth) if truth else (1.0 if answer else 0.0)
@@ -155,11 +155,90 @@ def audit(n_files: int = 12, seed: int = 0, *, threshold: int = 30,
                     truth, score, workspace=ws)
 
 
-def _parse_pairs(answer: str) -> dict[str, int]:
-    pairs = {}
-    for m in re.finditer(r"^[\s*-]*`?([A-Za-z][\w.-]*)`?\s*:\s*(\d+)\b", answer, re.M):
-        pairs[m.group(1)] = int(m.group(2))
+# ---------------------------------------------------------------- reading answers
+# A real model answers in Markdown: lists, bold, tables, units (`90s`), extra prose, and
+# the items it rejected named as such ("not above 30: checkout (30)"). The scorers read
+# what the answer asserts: clauses and sections that reject something are set aside.
+
+AUDIT_REJECTS = re.compile(  # "checkout: 30 (not above 30)", "## Below the threshold"
+    r"not (?:above|over|greater|more|exceed)|n't exceed|\bbelow\b|\bunder\b|at or below|"
+    r"at most|≤|<=|\bwithin\b|exclud|ruled out|equal to|exactly \d|❌|✗|✘|\|\s*no\s*\|",
+    re.I)
+NEEDLE_REJECTS = re.compile(  # "the hypothesis CERT-EXPIRED was ruled out", "not DNS-..."
+    r"ruled out|rule out|\bnot\b|n't|unconfirmed|hypothes|suspect|\binitial|\bearlier\b|"
+    r"instead of|rather than|\bwrong\b|incorrect|disproved|red herring|rejected|exclud|"
+    r"\bguess", re.I)
+SHOP_REJECTS = re.compile(  # "the Basalt 15 is rated higher but over budget"
+    r"over (?:the |your )?(?:budget|limit)|exceeds?|too little|too expensive|only \d+ ?GB|"
+    r"does not|doesn't|\bnot\b|fails?\b|ruled out|rejected|exclud|instead of|rather than|"
+    r"❌|✗|✘", re.I)
+HEADING = re.compile(r"^\s*(?:#+\s+.*|\*\*[^*]+\*\*:?|[^|:]*:)\s*$")
+MARKUP = re.compile(r"\*\*|__|`")
+
+
+def _sections(answer: str, rejects: re.Pattern) -> list[tuple[str, bool]]:
+    """(line, in a section whose heading rejects) for each line of an answer."""
+    out, rejecting = [], False
+    for line in answer.splitlines():
+        if HEADING.match(line):
+            rejecting = bool(rejects.search(line))
+        out.append((line, rejecting))
+    return out
+
+
+def _clauses(line: str, pattern: str = r"[;()\n]|\.\s|\.$|\bbut\b|\bwhereas\b") -> list[str]:
+    return [c for c in re.split(pattern, line) if c.strip()]
+
+
+def _names_regex(names) -> re.Pattern:
+    alternation = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])({alternation})(?![\w-])", re.I)
+
+
+def _parse_pairs(answer: str, names=None) -> dict[str, int]:
+    """`name: value` pairs an answer asserts. With `names` (the workload's services), a
+    pair is a known name followed by a number in the same clause; without, one per line."""
+    pairs: dict[str, int] = {}
+    known = _names_regex(names) if names else None
+    canon = {n.lower(): n for n in names or ()}
+    for line, rejecting in _sections(answer, AUDIT_REJECTS):
+        if rejecting or HEADING.match(line):
+            continue
+        for clause in _clauses(MARKUP.sub("", line), r"[;\n]|\.\s|\bbut\b|\bwhereas\b"):
+            if AUDIT_REJECTS.search(clause):
+                continue
+            if known is None:
+                m = re.match(r"^[\s*+|-]*(?:\d+\.\s+)?(?:[\w.-]*/)*([A-Za-z][\w.-]*?)"
+                             r"(?:\.conf)?\s*(?::|\||—|–|-|=|→|->)\s*(\d+)\b", clause)
+                if m:
+                    pairs[m.group(1)] = int(m.group(2))
+                continue
+            hits = list(known.finditer(clause))
+            for i, m in enumerate(hits):
+                end = hits[i + 1].start() if i + 1 < len(hits) else len(clause)
+                number = re.search(r"\d+", clause[m.end():end])
+                if number:
+                    pairs[canon[m.group(1).lower()]] = int(number.group())
     return pairs
+
+
+def _asserted(answer: str, names, pattern: str, rejects: re.Pattern) -> list[str]:
+    """The known names an answer mentions outside rejecting clauses, in order."""
+    known, canon = _names_regex(names), {n.lower(): n for n in names}
+    found = []
+    for line, rejecting in _sections(answer, rejects):
+        if rejecting:
+            continue
+        for clause in _clauses(line, pattern):
+            hits = known.findall(clause)
+            if len(hits) > 1:  # "X, not Y": split the clause where a rejection starts
+                pieces = re.split(r",|(?=\bnot\b)|(?=instead of)|(?=rather than)", clause)
+            else:
+                pieces = [clause]
+            for piece in pieces:
+                if not rejects.search(piece):
+                    found += [canon[h.lower()] for h in known.findall(piece)]
+    return found
 
 
 # ---------------------------------------------------------------- needle
@@ -182,9 +261,13 @@ def needle(n_lines: int = 400, seed: int = 0, *, root: str | None = None) -> Wor
     ws = Workspace.from_files(_root(root, "needle"), {"incident.log": "\n".join(lines) + "\n"})
 
     def score(answer: str | None) -> Score:
-        said = set(re.findall(r"[A-Z]+-[A-Z]+", answer or ""))
-        ok = cause in said and guess not in said
-        return Score(ok, detail=f"confirmed cause {cause}; answered {sorted(said) or 'nothing'}")
+        said = set(_asserted(answer or "", CAUSES, r"[;()\n]|\.\s|\.$|\bbut\b",
+                             NEEDLE_REJECTS))
+        named = {c for c in CAUSES if re.search(rf"(?<![\w-]){c}(?![\w-])", answer or "", re.I)}
+        ok = said == {cause}
+        ruled = f" (ruled out: {', '.join(sorted(named - said))})" if named - said else ""
+        return Score(ok, detail=f"confirmed cause {cause}; answered {sorted(said) or 'nothing'}"
+                                f"{ruled}")
 
     return Workload("needle", NEEDLE_TASK, Toolbox(ws.tools()), cause, score, workspace=ws)
 
@@ -232,8 +315,7 @@ def constraints(n_lookups: int = 8, seed: int = 0, *, budget: int = 1400, ram: i
         return f"{key}: price ${s['price']:,}; RAM {s['ram']} GB; rating {s['rating']}"
 
     def score(answer: str | None) -> Score:
-        chosen = next((n for n in sorted(catalog, key=lambda n: (answer or "").find(n))
-                       if n in (answer or "")), None)
+        chosen = _choice(answer or "", catalog)
         if chosen is None:
             return Score(False, constraint_kept=False, detail="no known model named")
         s = catalog[chosen]
@@ -246,3 +328,26 @@ def constraints(n_lookups: int = 8, seed: int = 0, *, budget: int = 1400, ram: i
     turns.append("Which one should I buy? Answer with the model name only.")
     return Workload("constraints", CONSTRAINTS_TASK,
                     Toolbox([get_product]), best, score, turns=turns)
+
+
+CHOOSES = re.compile(r"\banswer\b|recommend|\bpick\b|\bchoose\b|go with|\bbuy\b|best (?:choice|"
+                     r"option|fit)|winner", re.I)
+
+
+def _choice(answer: str, names) -> str | None:
+    """The model an answer chooses: named on its answer line, else after the words that
+    recommend it, else first named where nothing rejects it, else first named at all."""
+    sentences = r"[;\n]|\.\s|\.$"
+    for line in answer.splitlines():
+        if re.match(r"^[\s*#>-]*answer\b", MARKUP.sub("", line), re.I):
+            found = _asserted(line, names, sentences, SHOP_REJECTS)
+            if found:
+                return found[0]
+    chosen = [c[CHOOSES.search(c).start():] for c in _clauses(answer, sentences)
+              if CHOOSES.search(c)]  # what follows "I recommend", "choose", ...
+    for found in (_asserted("\n".join(chosen), names, sentences, SHOP_REJECTS),
+                  _asserted(answer, names, sentences, SHOP_REJECTS)):
+        if found:
+            return found[0]
+    known = _names_regex(names).search(answer)
+    return {n.lower(): n for n in names}[known.group(1).lower()] if known else None

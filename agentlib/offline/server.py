@@ -20,6 +20,7 @@ from . import betas as B
 from . import request as checks
 from .cache import PromptCache, segments
 from .errors import APIError
+from .unscripted import Unscripted
 
 ERROR_TYPES = {
     400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
@@ -44,15 +45,19 @@ def digest(*parts: Any) -> str:
 
 class CourseModel:
     """The offline Messages API. State: its settings, the count of calls (for faults) and
-    the prompt cache. `context_window`, when given, replaces every model's window."""
+    the prompt cache. `context_window`, when given, replaces every model's window;
+    `unscripted`, a seed, puts the unscripted layer (`unscripted.py`) around the agent."""
 
     def __init__(self, context_window: int | None = None,
-                 faults: dict[int, int] | None = None, model: str | None = None):
+                 faults: dict[int, int] | None = None, model: str | None = None,
+                 unscripted: int | None = None):
         self.context_window = int(context_window) if context_window else None
         self.faults = {int(k): int(v) for k, v in (faults or {}).items()}
         self.model = model
         self.calls = 0  # create/count calls received, retries included
         self.cache = PromptCache()
+        self.unscripted = None if unscripted is None else Unscripted(unscripted)
+        self.respond = self.unscripted.respond if self.unscripted else agent.respond
 
     # ------------------------------------------------------------------ HTTP entry point
     def handle(self, method: str, path: str, headers: dict[str, str], body: bytes
@@ -64,6 +69,9 @@ class CourseModel:
             if self.calls in self.faults:
                 status = self.faults[self.calls]
                 raise APIError(status, FAULT_MESSAGES.get(status, "injected fault"))
+            if self.unscripted and path == "/v1/messages" and \
+                    self.unscripted.overloaded(self.calls):
+                raise APIError(529, "Overloaded")
             if len(body) > MAX_REQUEST_BYTES:
                 raise APIError(413, "Request exceeds the maximum allowed number of bytes.")
             if method != "POST" or path not in ("/v1/messages", "/v1/messages/count_tokens"):
@@ -158,7 +166,7 @@ class CourseModel:
         window = self.window(row)
         if input_tokens > window:
             raise APIError(400, f"prompt is too long: {input_tokens} tokens > {window} maximum")
-        content = reply.shape(agent.respond(system=system, tools=tools, messages=messages,
+        content = reply.shape(self.respond(system=system, tools=tools, messages=messages,
                                             seed=key), request, cfg, messages, key, digest)
         content, stop_sequence = reply.stop_at(content, request.get("stop_sequences") or [])
         stop_reason = "stop_sequence" if stop_sequence else \
