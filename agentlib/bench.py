@@ -105,8 +105,8 @@ def strategies(size: dict, client, notes_dir: str) -> dict[str, Setup]:
         return BatchClearing(3, trigger=clear_at, down_to=clear_at // 3,
                              clear_at_least=clear_at // 4)
 
-    def best():
-        return [Clearing(1), compactor(fold_at, keep=4, at_least=fold_at * 2 // 3)]
+    def best():  # fold again only once a fold would free a trigger's worth since the last
+        return [Clearing(1), compactor(fold_at, keep=4, at_least=fold_at)]
 
     def compactor(trigger=compact_at, keep=6, at_least=None):
         if at_least is None:
