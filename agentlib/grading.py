@@ -55,6 +55,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import i18n
+
 CheckFn = Callable[[dict], None]
 
 STATUSES = ("pass", "fail", "todo", "missing", "error", "timeout", "crashed")
@@ -91,17 +93,29 @@ class Result:
     detail: str = ""
     hint: str = ""
 
-    def line(self, same_as_above: bool = False) -> str:
-        """The one line `check` prints for this result."""
-        label = self.status.upper()
-        text = f"{label:<5} {self.exercise}: {self.check}"
+    def line(self, same_as_above: bool = False, language: str | None = None) -> str:
+        """The one line `check` prints for this result, in the learner's language (the
+        check's title, hint and fixed words from the catalog; details stay as computed)."""
+        ko = (language or i18n.lang()) == "ko"
+        title, hint = localized(self.exercise, self.check, self.hint) if ko else \
+            (self.check, self.hint)
+        say = i18n.translate if ko else str
+        text = f"{say(self.status.upper()):<5} {self.exercise}: {title}"
         if same_as_above:
-            return text + " — same as above"
+            return text + f" — {say('same as above')}"
         if self.status != "pass" and self.detail:
-            text += f" — {self.detail}"
-        if self.status in ("fail", "error", "timeout") and self.hint:
-            text += f" (hint: {self.hint})"
+            text += f" — {say(self.detail)}"
+        if self.status in ("fail", "error", "timeout") and hint:
+            text += f" ({say('hint')}: {hint})"
         return text
+
+
+def localized(exercise: str, title: str, hint: str) -> tuple[str, str]:
+    """A check's title and hint in Korean, from agentlib/checks/ko.py (English if absent)."""
+    from .checks.ko import CHECKS_KO  # noqa: PLC0415 (only Korean notebooks need it)
+
+    entry = CHECKS_KO.get((exercise, title))
+    return (entry[0], entry[1] or hint) if entry else (title, hint)
 
 
 CHECKS: dict[str, list[Check]] = {}
@@ -386,7 +400,7 @@ def check(name: str, namespace: dict | None = None, *,
             print(line)
         passed = sum(r.status == "pass" for r in results)
         if len(results) > 1:
-            print(f"{passed}/{len(results)} checks passed")
+            print(i18n.say("{passed}/{total} checks passed", passed=passed, total=len(results)))
     except (Exception, SystemExit, CheckTimeout, SubmissionGone) as exc:  # a bug in a check
         print(f"ERROR {name}: the check itself failed ({type(exc).__name__}: {_short(exc)})")
 

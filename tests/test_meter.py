@@ -3,6 +3,7 @@ sync and async, streamed or not, through the real SDK."""
 
 import asyncio
 import json
+import re
 
 import anthropic
 import pytest
@@ -145,8 +146,13 @@ def test_the_usage_log_gets_one_line_per_response(tmp_path, monkeypatch):
 def test_the_scripted_stand_in_keeps_enforcing_the_window_itself():
     small = agentlib.connect(offline=True, context_window=8_000)
     run = run_agent(small, workloads.audit(12), max_tokens=128)
-    assert run.steps[-1].error == ("400 BadRequestError: prompt is too long: 8232 tokens > "
-                                   "8000 maximum")
+    error = run.steps[-1].error
+    found = re.fullmatch(r"400 BadRequestError: prompt is too long: (\d+) tokens > 8000 maximum",
+                         error or "")
+    assert found, error
+    assert int(found.group(1)) > 8_000  # the server's own count, not the client's
+    assert "enforced by agentlib's client" not in error
+    assert all(s.input_tokens <= 8_000 for s in run.steps[:-1])
 
 
 def test_the_client_enforces_a_window_for_the_live_double():

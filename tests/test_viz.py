@@ -61,7 +61,7 @@ def step(i: int, n: int, *, error: str | None = None, events=(), sent=None):
 
 def fake_run(label: str = "append-only", n: int = 5, error_at: int | None = None):
     steps = [step(i, 100 * (i + 1), error="prompt is too long" if i == error_at else None,
-                  events=["cleared 1"] if i == 2 else ()) for i in range(n)]
+                  events=["cleared 1 results (-120 tokens)"] if i == 2 else ()) for i in range(n)]
     return SimpleNamespace(steps=steps, system=SYSTEM, tools=TOOLS, history=history(),
                            label=label)
 

@@ -7,7 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..i18n import localized
 
+
+@localized
 def plot_frontier(rows: Sequence[dict], ax: Any = None, *, title: str | None = None,
                   bars: tuple[float, float] | None = None, label: Sequence[str] = ()) -> Any:
     """Benchmark rows (with `peak_window_ratio`, `cost_usd_ratio`, `success`, `strategy`) as

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .. import tokens
+from ..i18n import localized, translate
 from .window import _hidden, _sent, _short, kind_tokens
 
 
@@ -41,6 +42,7 @@ def _integer_steps(ax: Any) -> None:
     ax.set_xlabel("step")
 
 
+@localized
 def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None,
                 ax: Any = None, title: str | None = None, events: bool = True,
                 estimates: bool = False) -> Any:
@@ -135,7 +137,7 @@ def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 6) -> N
     placed = getattr(ax, "_agentlib_notes", [])  # boxes of the notes already on this axis
     kinds: set[str] = set()
     for s in marked:
-        note = _short("; ".join(s.events), 26)
+        note = _short("; ".join(translate(e) for e in s.events), 26)
         kind = re.sub(r"[\d,.]+", "#", note)
         if kind in kinds or len(kinds) >= max_notes:
             continue
@@ -153,6 +155,7 @@ def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 6) -> N
     ax._agentlib_notes = placed
 
 
+@localized
 def plot_bars(table: Mapping[str, Mapping[str, float]], metrics: Sequence[str],
               ax: Any = None, *, title: str | None = None) -> Any:
     """Compare strategies (label -> metric -> value) on a few metrics, with value labels.
@@ -228,6 +231,7 @@ FILL_COLOURS = {"system + tools": "#90a4ae", "text": "#90caf9", "tool_use": "#ff
                 "tool_result": "#fdd835", "cleared": "#bdbdbd", "summary": "#ba68c8"}
 
 
+@localized
 def plot_window_fill(run: Any, window: int | None = None, *, ax: Any = None,
                      title: str | None = None, outside: Mapping[str, Sequence[int]] | None = None,
                      marks: bool = False) -> Any:
@@ -289,6 +293,7 @@ def plot_window_fill(run: Any, window: int | None = None, *, ax: Any = None,
     return fig
 
 
+@localized
 def plot_estimate_error(table: Mapping[str, Mapping[str, Sequence[float]]], *,
                         truth: str = "usage", ax: Any = None, title: str | None = None) -> Any:
     """How far each estimate is from the truth, step by step, in percent.
@@ -326,6 +331,7 @@ def plot_estimate_error(table: Mapping[str, Mapping[str, Sequence[float]]], *,
     return fig
 
 
+@localized
 def plot_sweep(rows: Mapping[Any, Mapping[str, Any]], metrics: Sequence[str], *,
                xlabel: str, window: int | None = None, axes: Any = None,
                labels: Sequence[str] | None = None) -> Any:
@@ -368,6 +374,7 @@ def plot_sweep(rows: Mapping[Any, Mapping[str, Any]], metrics: Sequence[str], *,
     return fig
 
 
+@localized
 def plot_cache(runs: Any, *, ratios: tuple[float, float] | None = None,
                title: str | None = None) -> Any:
     """Input tokens of each request split into cache reads, cache writes and uncached

@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import tokens
 from ..context.clear import is_cleared
+from ..i18n import say
 from ..messages import SUMMARY_MARK, TRUNCATION_MARK, blocks, result_text
 from ..models import tool_prompt_tokens
 
@@ -151,7 +152,7 @@ def _items(block_list: list[tuple[str, int, str, str]], scale: float) -> list[st
 
 def _title(kind: str, n: int, preview: str, limit: int = 200) -> str:
     body = preview if len(preview) <= limit else preview[:limit] + "…"
-    return f"{KINDS[kind][0]} · {n:,} tokens\n{body}"
+    return f"{say(KINDS[kind][0])} · {say('{n} tokens', n=f'{n:,}')}\n{body}"
 
 
 def window_html(messages: Sequence[Mapping], *, system: Any = None,
@@ -242,18 +243,19 @@ def window_html(messages: Sequence[Mapping], *, system: Any = None,
 def _header(messages: list, total: int, window: int | None, system: Any,
             tools: Sequence[Mapping] | None, width_px: int, model: str | None = None) -> str:
     """The totals line and, with a window, a fill bar split by kind."""
-    line = f"{len(messages):,} messages · {total:,} tokens"
+    line = say("{m} messages · {n} tokens", m=f"{len(messages):,}", n=f"{total:,}")
     if not window:
         return f'<div class="cw-head" style="margin-bottom:4px"><b>{line}</b></div>'
     pct = 100 * total / window
     colour = "#2e7d32" if pct < 70 else "#ef6c00" if pct <= 100 else "#c62828"
-    over = f" — over by {total - window:,}" if total > window else ""
-    fill = f"{total:,} / {window:,} tokens ({pct:.0f}%){over}"
+    over = " — " + say("over by {n}", n=f"{total - window:,}") if total > window else ""
+    fill = say("{n} / {w} tokens ({pct}%)", n=f"{total:,}", w=f"{window:,}",
+               pct=f"{pct:.0f}") + over
     segs = []
     by_kind = kind_tokens(messages, system=system, tools=tools, model=model)
     framing = total - sum(by_kind.values())
-    parts = [(kind, KINDS[kind][0], n) for kind, n in by_kind.items()]
-    for kind, name, n in [*parts, ("other", "message framing", framing)]:
+    parts = [(kind, say(KINDS[kind][0]), n) for kind, n in by_kind.items()]
+    for kind, name, n in [*parts, ("other", say("message framing"), framing)]:
         if n > 0:
             w = 100 * n / max(total, window)  # past the window, the bar is the total
             segs.append(f'<div class="cw-seg cw-{kind}" style="width:{w:.2f}%;height:100%;'
@@ -273,7 +275,7 @@ def _legend() -> str:
         items.append(f'<span style="display:inline-flex;align-items:center;margin-right:10px">'
                      f'<span class="cw-key cw-{kind}" style="display:inline-block;width:12px;'
                      f'height:10px;background:{bg};border:{border};margin-right:3px"></span>'
-                     f"{name}</span>")
+                     f"{say(name)}</span>")
     return f'<div class="cw-legend" style="margin-top:6px;color:#616161">{"".join(items)}</div>'
 
 
@@ -318,12 +320,12 @@ def show_step(run: Any, index: int = -1, *, window: int | None = None) -> Window
 
 def step_caption(step: Any) -> str:
     """One line about a step: its input tokens, its events and its error."""
-    parts = [f"step {step.index}", f"input {step.input_tokens:,} tokens",
-             f"estimate {step.estimate:,}"]
+    parts = [say("step {i}", i=step.index), say("input {n} tokens", n=f"{step.input_tokens:,}"),
+             say("estimate {n}", n=f"{step.estimate:,}")]
     if step.events:
-        parts.append("events: " + "; ".join(step.events))
+        parts.append(say("events") + ": " + "; ".join(step.events))
     if step.error:
-        parts.append(f"error: {step.error}")
+        parts.append(say("error") + f": {step.error}")
     return " · ".join(parts)
 
 
@@ -344,7 +346,8 @@ class StepViewer:
     def _repr_mimebundle_(self, **kwargs: Any) -> dict:
         bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {}) if self.widget else {}
         bundle["text/html"] = self.static_html
-        bundle["text/plain"] = f"window viewer over {self.steps} steps ({RUN_NOTE})"
+        bundle["text/plain"] = say("window viewer over {n} steps ({note})", n=self.steps,
+                                   note=say(RUN_NOTE))
         return bundle
 
 
@@ -372,8 +375,9 @@ def window_viewer(run: Any, *, window: int | None = None) -> Any:
 
     last = len(run.steps) - 1
     caption, page = render(last)
-    static = (f'<div style="{_FONT};color:#616161;margin-bottom:4px">step {last} of '
-              f"0-{last} shown; {RUN_NOTE}.</div>{caption}{page}")
+    shown = say("step {i} of 0-{last} shown; {note}.", i=last, last=last, note=say(RUN_NOTE))
+    static = (f'<div style="{_FONT};color:#616161;margin-bottom:4px">{shown}</div>'
+              f"{caption}{page}")
     try:
         import ipywidgets as widgets
     except ImportError:
