@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 from test_viz import fake_run  # noqa: E402
 
-from agentlib import grading, i18n, viz  # noqa: E402
+from agentlib import i18n, viz  # noqa: E402
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 KEPT_AS_IS = {"tool_use", "tool_result"}  # the API's own names stay as they are
