@@ -29,7 +29,7 @@ import nbformat
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("lessons", "solutions")
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
-MARK = re.compile(r"^<!-- cell (\S+) -->$", re.M)
+MARK = re.compile(r"^<!-- cell (\S+) en=(\w+) -->$", re.M)
 
 
 def digest(text: str) -> str:
@@ -129,14 +129,18 @@ def check() -> int:
 
 
 def export(path: str) -> int:
-    """Every markdown cell, English and current Korean, between markers, for a translator."""
+    """Every markdown cell, English and current Korean, between markers, for a translator.
+    Each marker carries the hash of the English it shows, so an import records what was
+    translated, even if the English changed in between."""
     ko_path = Path(path).resolve()
     en = {c.id: c.source for c in read(ko_path.parent.parent / ko_path.name).cells}
     out = [f"<!-- notebook {ko_path.relative_to(ROOT)} -->"]
     for cell in read(ko_path).cells:
         if cell.cell_type == "markdown":
-            english = "\n".join("    " + line for line in en.get(cell.id, "").splitlines())
-            out += [f"<!-- cell {cell.id} -->", f"<!-- English:\n{english}\n-->",
+            source = en.get(cell.id, "")
+            english = "\n".join("    " + line for line in source.splitlines())
+            out += [f"<!-- cell {cell.id} en={digest(source)} -->",
+                    f"<!-- English:\n{english}\n-->",
                     cell.source if HANGUL.search(cell.source) else ""]
     print("\n".join(out))
     return 0
@@ -145,20 +149,29 @@ def export(path: str) -> int:
 def import_text(path: str) -> int:
     """Write the Korean cells of an exported text back into its notebook (by cell id)."""
     text = Path(path).read_text(encoding="utf-8")
-    target = ROOT / re.search(r"^<!-- notebook (\S+) -->$", text, re.M).group(1)
+    found = re.search(r"^<!-- notebook (\S+) -->$", text, re.M)
+    if not found:
+        raise SystemExit(f"{path}: no '<!-- notebook PATH -->' line: is it an exported text?")
+    target = ROOT / found.group(1)
     nb = read(target)
-    en = {c.id: c.source for c in read(target.parent.parent / target.name).cells}
-    parts = MARK.split(text)[1:]  # id, body, id, body, ...
+    parts = MARK.split(text)[1:]  # id, hash, body, id, hash, body, ...
     cells = {c.id: c for c in nb.cells}
-    for cell_id, body in zip(parts[::2], parts[1::2], strict=True):
+    written, problems = 0, []
+    for cell_id, english, body in zip(parts[::3], parts[1::3], parts[2::3], strict=True):
         korean = re.sub(r"<!-- English:.*?-->\n?", "", body, flags=re.S).strip("\n")
-        if cell_id not in cells or not HANGUL.search(korean):
-            continue
-        cells[cell_id].source = korean
-        cells[cell_id].metadata["agentlib"] = {"en": digest(en.get(cell_id, ""))}
+        if cell_id not in cells or cells[cell_id].cell_type != "markdown":
+            problems.append(f"cell {cell_id}: no markdown cell with this id in {target.name}")
+        elif not HANGUL.search(korean):
+            problems.append(f"cell {cell_id}: no Korean text (left as it was)")
+        else:
+            cells[cell_id].source = korean
+            cells[cell_id].metadata["agentlib"] = {"en": english}
+            written += 1
     write(nb, target)
-    print(f"wrote {target.relative_to(ROOT)}")
-    return 0
+    print(f"wrote {target.relative_to(ROOT)}: {written} cells")
+    for problem in problems:
+        print(f"  {problem}")
+    return 1 if problems else 0
 
 
 def main(argv: list[str] | None = None) -> int:
