@@ -129,6 +129,8 @@ def lab(python: Path, args: list[str]) -> int:
         start = f"lessons/{lang}/00_start_here.ipynb" if lang and lang != "en" else START_PAGE
         if not (ROOT / start).exists():
             sys.exit(f"no start page for --lang {lang!r} ({start} does not exist)")
+        if lang == "ko":
+            korean_menus(python, env)
     cmd = [str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={ROOT}",
            "--ContentsManager.preferred_dir=lessons", f"--LabApp.default_url=/lab/tree/{start}"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -149,6 +151,22 @@ def lab(python: Path, args: list[str]) -> int:
             return proc.wait()
         except KeyboardInterrupt:
             continue  # Jupyter got the same Ctrl-C and asks or stops by itself
+
+
+def korean_menus(python: Path, env: dict) -> None:
+    """JupyterLab's own menus in Korean too: the `ko` extra (the language pack), and the
+    locale ko_KR in a settings folder used only by `lab --lang ko`."""
+    if quiet([str(python), "-m", "pip", "install", "--progress-bar", "off", "-e", ".[ko]",
+              "-c", str(CONSTRAINTS)], VENV / "install-ko.log") != 0:
+        print(f"(JupyterLab's menus stay in English: the Korean language pack did not install; "
+              f"see {VENV / 'install-ko.log'})")
+        return
+    settings = VENV / "lab-settings-ko"
+    plugin = settings / "@jupyterlab" / "translation-extension" / "plugin.jupyterlab-settings"
+    if not plugin.exists():
+        plugin.parent.mkdir(parents=True, exist_ok=True)
+        plugin.write_text('{"locale": "ko_KR"}\n', encoding="utf-8")
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(settings)
 
 
 def wait_for_server(python: Path, proc: subprocess.Popen, page: str,

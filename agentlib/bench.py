@@ -49,6 +49,9 @@ UNLIMITED = 10_000_000
 BEST = "cache-aware"  # lesson 7's best pipeline; lesson 8 compares sub-agents with it
 SUMMARY_MAX = 16_384  # room for a structured summary of the findings of 500 files
 
+RESULTS = Path(__file__).resolve().parent.parent / "bench" / "results"
+"""Where the saved benchmark lives (the course's `bench/results/`), wherever a notebook runs."""
+
 SIZES = {  # workload sizes, the window the strategies get, and their triggers
     "small": {"audit": 12, "needle": 400, "constraints": 8, "window": 8_000,
               "clear_at": 4_000, "compact_at": 5_000, "fold_at": 4_000, "cap_chars": 1_500,

@@ -49,7 +49,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from . import grading
+from . import grading, i18n
 from .grader import assignments as course
 from .grader.assignments import Submission
 from .grader.feedback import write_reports, write_summary
@@ -229,10 +229,13 @@ def grade_class(paths: list[str], *, assignment: str | None = None,
                 cell_timeout: float = 30, check_timeout: float = 20, deadline: float = 300,
                 limits: Limits | None = None, points: dict[str, float] | None = None,
                 fresh: bool = False, progress: Callable[[str], None] | None = None,
-                checks_files: list[str] = (),
+                checks_files: list[str] = (), language: str = "en",
                 ) -> list[Graded]:
     """Grade every notebook under `paths`; write rows and reports as each is done.
-    `checks_files`: Python files of one's own checks, graded like the course's."""
+    `checks_files`: Python files of one's own checks, graded like the course's.
+    `language`: "en" or "ko", the language of the reports (the CSV keeps English keys)."""
+    if language not in i18n.LANGS:
+        raise ValueError(f"language must be one of {', '.join(i18n.LANGS)}, got {language!r}")
     own = [Path(f).resolve() for f in checks_files]
     for path in own:
         grading.load_checks_file(path)
@@ -257,7 +260,7 @@ def grade_class(paths: list[str], *, assignment: str | None = None,
     if report_dir is not None:
         for g in known:
             if g.assignment:
-                write_reports(report_dir, g)
+                write_reports(report_dir, g, language)
     sweep_stale_runs()
     run = Path(tempfile.mkdtemp(prefix=RUN_PREFIX))
     os.chmod(run, 0o755)
@@ -282,7 +285,7 @@ def grade_class(paths: list[str], *, assignment: str | None = None,
                 if book is not None:
                     book.append(g)
                 if report_dir is not None:
-                    write_reports(report_dir, g)
+                    write_reports(report_dir, g, language)
                 if progress:
                     progress(f"graded {g.student} {g.assignment} ({g.seconds:.1f} s, {mode}): "
                              f"{g.passed}/{len(g.columns)}")
@@ -298,7 +301,7 @@ def grade_class(paths: list[str], *, assignment: str | None = None,
 
         book.rewrite([row(g, all_columns) for g in graded])
     if report_dir is not None:
-        write_summary(report_dir, [g for g in graded if g.assignment])
+        write_summary(report_dir, [g for g in graded if g.assignment], language)
     return graded
 
 
@@ -348,6 +351,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--checks", action="append", default=[], metavar="FILE",
                    help="a Python file of your own checks (like agentlib/checks/lesson01.py); "
                    "repeat for several")
+    p.add_argument("--lang", choices=i18n.LANGS, default=os.environ.get("AGENTLIB_LANG") or "en",
+                   help="the language of the reports: en or ko (default: $AGENTLIB_LANG, else en)")
     args = p.parse_args(argv)
     exercises = [e.strip() for e in args.exercises.split(",")] if args.exercises else None
     limits = Limits(memory_mb=args.memory_mb,
@@ -359,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
             cell_timeout=args.cell_timeout, check_timeout=args.check_timeout,
             deadline=args.deadline, limits=limits, points=load_points(args.points),
             fresh=args.fresh, progress=lambda line: print(line, file=sys.stderr, flush=True),
-            checks_files=args.checks)
+            checks_files=args.checks, language=args.lang)
     except FileNotFoundError as exc:
         p.error(str(exc))
     except KeyError as exc:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import json
 import os
 import re
 from pathlib import Path
@@ -22,18 +23,37 @@ LANGS = ("en", "ko")
 
 
 def lang() -> str:
-    """"ko" or "en": $AGENTLIB_LANG if set, else "ko" inside a `ko` folder, else "en"."""
+    """"ko" or "en": $AGENTLIB_LANG if set, else what the notebook's metadata declares, else
+    "ko" inside a `ko` folder, else "en"."""
     chosen = os.environ.get("AGENTLIB_LANG", "").strip().lower()
     if chosen:
         if chosen not in LANGS:
             raise ValueError(f"AGENTLIB_LANG must be one of {', '.join(LANGS)}, got {chosen!r}")
         return chosen
+    declared = _declared(os.environ.get("JPY_SESSION_NAME", ""))
+    if declared:
+        return declared
     return "ko" if Path.cwd().name == "ko" else "en"
 
 
-def say(text: str, **values: object) -> str:
-    """`text` in the learner's language, with `values` filled in ({name} placeholders)."""
-    phrase = PHRASES.get(text, text) if lang() == "ko" else text
+@functools.lru_cache(maxsize=8)
+def _declared(notebook: str) -> str | None:
+    """The language a notebook declares in its metadata (`agentlib.lang`), if any. Jupyter
+    tells a kernel its notebook's path in $JPY_SESSION_NAME."""
+    if not notebook.endswith(".ipynb"):
+        return None
+    try:
+        with open(notebook, encoding="utf-8") as f:
+            found = json.load(f).get("metadata", {}).get("agentlib", {}).get("lang")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return found if found in LANGS else None
+
+
+def say(text: str, language: str | None = None, **values: object) -> str:
+    """`text` in the learner's language (or `language`), with `values` filled in ({name}
+    placeholders)."""
+    phrase = PHRASES.get(text, text) if (language or lang()) == "ko" else text
     return phrase.format(**values) if values else phrase
 
 
@@ -146,6 +166,7 @@ PHRASES: dict[str, str] = {
     "MISSING": "없음",
     "TIMEOUT": "시간 초과",
     "CRASHED": "중단",
+    "INVALID": "무효",
     "hint": "힌트",
     "not attempted yet": "아직 시도하지 않았습니다",
     "same as above": "위와 같은 이유",
@@ -212,5 +233,16 @@ PHRASES: dict[str, str] = {
     "error": "오류",
     "run the cells above to use the step slider": "위의 셀을 실행하면 단계 슬라이더를 쓸 수 있습니다",
     "window viewer over {n} steps ({note})": "{n}단계 윈도우 뷰어 ({note})",
+    # the grader's reports (python -m agentlib.grade --lang ko)
+    "Assignment {a}: {student}": "과제 {a}: {student}",
+    "{got} of {total} points": "{total}점 중 {got}점",
+    "({passed} of {total} checks passed)": "(검사 {total}개 중 {passed}개 통과)",
+    "Notebook": "노트북",
+    "While running your notebook: ": "노트북을 실행하는 동안: ",
+    "Hint: ": "힌트: ",
+    "Grades": "성적",
+    "student": "학생",
+    "assignment {a}": "과제 {a}",
+    "total": "합계",
     "step {i} of 0-{last} shown; {note}.": "0-{last}단계 중 {i}단계를 보여 줍니다. {note}.",
 }

@@ -92,8 +92,10 @@ def execute(path: Path, timeout: int = CELL_TIMEOUT) -> float:
 
 
 def default_notebooks() -> list[Path]:
-    """Every notebook in lessons/ and solutions/."""
-    return sorted((ROOT / "lessons").glob("*.ipynb")) + sorted((ROOT / "solutions").glob("*.ipynb"))
+    """Every notebook in lessons/ and solutions/, then the Korean edition's (lessons/ko/,
+    solutions/ko/; their kernels run in ko/, so agentlib speaks Korean there)."""
+    return [p for folder in ("lessons", "solutions", "lessons/ko", "solutions/ko")
+            for p in sorted((ROOT / folder).glob("*.ipynb"))]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -116,31 +116,50 @@ def drift(solutions: Path, exercises: Path) -> list[str]:
     return problems
 
 
+def folders(solutions: Path | None, exercises: Path | None) -> list[tuple[Path, Path]]:
+    """The (solutions, exercises) pairs to work on: the ones named, else the English ones
+    and the Korean edition's (solutions/ko -> exercises/ko) when it exists."""
+    if solutions or exercises:
+        return [(solutions or ROOT / "solutions", exercises or ROOT / "exercises")]
+    pairs = [(ROOT / "solutions", ROOT / "exercises")]
+    if (ROOT / "solutions" / "ko").is_dir():
+        pairs.append((ROOT / "solutions" / "ko", ROOT / "exercises" / "ko"))
+    return pairs
+
+
+def write(solutions: Path, exercises: Path) -> None:
+    """Write `exercises` from `solutions`; remove exercises that lost their solution."""
+    where = exercises.relative_to(ROOT) if exercises.is_relative_to(ROOT) else exercises
+    exercises.mkdir(exist_ok=True)
+    want = expected(solutions)
+    for name, text in want.items():
+        path = exercises / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8", newline="\n")
+            print(f"wrote {where}/{name}")
+    for path in sorted(exercises.glob("*.ipynb")):
+        if path.name not in want:
+            path.unlink()
+            print(f"removed {where}/{path.name} (no solution)")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write exercises/ (or with --check, report drift and return 1)."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--check", action="store_true", help="only report drift; exit 1 if any")
-    p.add_argument("--solutions", type=Path, default=ROOT / "solutions")
-    p.add_argument("--exercises", type=Path, default=ROOT / "exercises")
+    p.add_argument("--solutions", type=Path, default=None)
+    p.add_argument("--exercises", type=Path, default=None)
     args = p.parse_args(argv)
+    pairs = folders(args.solutions, args.exercises)
     if args.check:
-        problems = drift(args.solutions, args.exercises)
+        problems = [line for s, e in pairs for line in drift(s, e)]
         for line in problems:
             print(line)
         if problems:
             print("run `python3 course.py exercises` to regenerate exercises/")
         return 1 if problems else 0
-    args.exercises.mkdir(exist_ok=True)
-    want = expected(args.solutions)
-    for name, text in want.items():
-        path = args.exercises / name
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8", newline="\n")
-            print(f"wrote exercises/{name}")
-    for path in sorted(args.exercises.glob("*.ipynb")):
-        if path.name not in want:
-            path.unlink()
-            print(f"removed exercises/{path.name} (no solution)")
+    for solutions, exercises in pairs:
+        write(solutions, exercises)
     return 0
 
 

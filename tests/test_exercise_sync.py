@@ -25,9 +25,19 @@ def load_script():  # noqa: ANN201
 make = load_script()
 
 
-def test_exercises_are_generated_from_solutions() -> None:
-    problems = make.drift(ROOT / "solutions", ROOT / "exercises")
+@pytest.mark.parametrize("edition", ["en", "ko"])
+def test_exercises_are_generated_from_solutions(edition: str) -> None:
+    sub = "" if edition == "en" else "ko"
+    if edition == "ko":
+        assert (ROOT / "solutions" / "ko").is_dir(), "the Korean edition has no solutions/ko"
+    problems = make.drift(ROOT / "solutions" / sub, ROOT / "exercises" / sub)
     assert not problems, "\n".join(problems) + "\nrun: python3 course.py exercises"
+
+
+def test_the_generator_writes_both_editions_by_default() -> None:
+    assert make.folders(None, None) == [
+        (ROOT / "solutions", ROOT / "exercises"),
+        (ROOT / "solutions" / "ko", ROOT / "exercises" / "ko")]
 
 
 def solution_notebook() -> nbformat.NotebookNode:

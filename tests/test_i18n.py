@@ -49,17 +49,16 @@ def test_a_korean_font_is_installed_with_the_course():
     assert i18n.korean_font_file() is not None, "koreanize-matplotlib is a dependency"
 
 
-def figures():
-    runs = {"추가만 하기": fake_run("추가만 하기", error_at=4), "비우기": fake_run("비우기")}
+def figures(a="추가만 하기", b="비우기", ok="성공", tok="토큰"):
+    runs = {a: fake_run(a, error_at=4), b: fake_run(b)}
     yield viz.plot_tokens(runs, window=450, estimates=True)
-    yield viz.plot_window_fill(fake_run("비우기"), window=450, marks=True)
+    yield viz.plot_window_fill(fake_run(b), window=450, marks=True)
     for run in runs.values():
         for s in run.steps:
             s.cache_read, s.cache_write = s.input_tokens // 2, s.input_tokens // 4
     yield viz.plot_cache(runs, ratios=(0.1, 1.25))
-    yield viz.plot_bars({"가": {"성공": 1, "토큰": 3}, "나": {"성공": 0, "토큰": 2}},
-                        ["성공", "토큰"])
-    yield viz.plot_estimate_error({"감사": {"usage": [100, 120], "chars/4": [90, 100]}})
+    yield viz.plot_bars({a: {ok: 1, tok: 3}, b: {ok: 0, tok: 2}}, [ok, tok])
+    yield viz.plot_estimate_error({b: {"usage": [100, 120], "chars/4": [90, 100]}})
 
 
 def texts(fig) -> list[str]:
@@ -84,6 +83,90 @@ def test_plots_speak_korean_with_no_missing_glyphs(korean):
         plt.close(fig)
 
 
+def test_english_plots_stay_english(monkeypatch, tmp_path):
+    monkeypatch.delenv("AGENTLIB_LANG", raising=False)
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    monkeypatch.chdir(tmp_path)
+    for fig in figures("append-only", "clearing", "success", "tokens"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            fig.canvas.draw()
+        assert [str(w.message) for w in caught if "Glyph" in str(w.message)] == []
+        assert not [t for t in texts(fig) if HANGUL.search(t)]  # events stay English too
+        plt.close(fig)
+
+
 def test_the_window_viewer_speaks_korean(korean):
     html = viz.show_step(fake_run("비우기"), window=450).html
     assert "메시지" in html and "시스템 프롬프트" in html and "messages ·" not in html
+
+
+def test_a_notebook_declares_its_language_in_its_metadata(monkeypatch, tmp_path):
+    monkeypatch.delenv("AGENTLIB_LANG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    notebook = tmp_path / "moved_out_of_ko.ipynb"
+    notebook.write_text('{"metadata": {"agentlib": {"lang": "ko"}}, "cells": []}',
+                        encoding="utf-8")
+    monkeypatch.setenv("JPY_SESSION_NAME", str(notebook))  # what Jupyter tells the kernel
+    assert i18n.lang() == "ko"
+    monkeypatch.setenv("JPY_SESSION_NAME", str(tmp_path / "gone.ipynb"))
+    assert i18n.lang() == "en"
+
+
+def all_checks():
+    import importlib
+    import pkgutil
+
+    import agentlib.checks as package
+    from agentlib import grading
+
+    for module in pkgutil.iter_modules(package.__path__):
+        if module.name.startswith("lesson"):
+            importlib.import_module(f"agentlib.checks.{module.name}")
+    return [(exercise, c) for exercise, checks in grading.CHECKS.items() for c in checks]
+
+
+def test_every_check_speaks_both_languages():
+    from agentlib.checks.ko import CHECKS_KO
+
+    checks = all_checks()
+    assert len(checks) > 100
+    missing = [f"{ex}: {c.title}" for ex, c in checks if (ex, c.title) not in CHECKS_KO]
+    assert not missing, "no Korean in agentlib/checks/ko.py for:\n" + "\n".join(missing)
+    for ex, c in checks:
+        title, hint = CHECKS_KO[ex, c.title]
+        assert HANGUL.search(title), f"{ex}: {c.title}: the Korean title has no Hangul"
+        assert not c.hint or HANGUL.search(hint), f"{ex}: {c.title}: the hint is not in Korean"
+    stale = set(CHECKS_KO) - {(ex, c.title) for ex, c in checks}
+    assert not stale, f"agentlib/checks/ko.py has entries for checks that do not exist: {stale}"
+
+
+def test_check_lines_follow_the_notebook(korean):
+    from agentlib import grading
+    from agentlib.checks.ko import CHECKS_KO
+
+    (exercise, title), (korean_title, _) = next(iter(CHECKS_KO.items()))
+    result = grading.Result(exercise, title, "fail", "it returned 3", "the hint")
+    line = result.line()
+    assert korean_title in line and "실패" in line and "it returned 3" in line
+    assert "실패" not in result.line(language="en")
+
+
+def test_the_grader_reports_in_the_teachers_language(tmp_path):
+    from agentlib.grader import feedback
+    from agentlib.grader.gradebook import Graded
+
+    (exercise, c), *_ = all_checks()
+    g = Graded("kim", "01", "01_append_only_growth.ipynb", "0" * 64, [(exercise, c.title, 1.0)],
+               results=[{"exercise": exercise, "check": c.title, "status": "fail",
+                         "detail": "returned None", "hint": c.hint}])
+    english = feedback.markdown(g, "en")
+    assert "Assignment 01: kim" in english and c.title in english and not HANGUL.search(english)
+    korean = feedback.markdown(g, "ko")
+    assert "과제 01: kim" in korean and "실패" in korean and "힌트" in korean
+    assert c.title not in korean and "returned None" in korean  # details are data, kept
+    feedback.write_reports(tmp_path, g, "ko")
+    page = (tmp_path / "kim" / "01.html").read_text(encoding="utf-8")
+    assert '<html lang="ko">' in page and "과제 01: kim" in page
+    feedback.write_summary(tmp_path, [g], "ko")
+    assert "| 학생 | 과제 01 | 합계 |" in (tmp_path / "summary.md").read_text(encoding="utf-8")

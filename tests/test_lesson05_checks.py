@@ -209,6 +209,24 @@ def test_equivalent_wording_passes_every_check(prompt):
         "ex5.structured_prompt", summary_prompt=lambda: prompt)
 
 
+@pytest.mark.parametrize("prompt", [
+    "지금까지의 대화를 요약하세요. 목표, 진행 상황, 핵심 사실, 결정, 다음 단계의 다섯 절로 "
+    "나누고, 사용자가 말한 제약 조건은 원문 그대로 인용하세요.",
+    "이전 대화를 다음 항목으로 요약해 주세요: 목표 / 진행 / 사실 / 결정 사항 / 다음 할 일. "
+    "사용자의 한도는 바꾸지 말고 적으세요.",
+])
+def test_a_korean_prompt_passes_every_check(prompt):
+    """A Korean notebook's learner may write the prompt in Korean; the checks (and the
+    stand-in's summarizer, as Claude would) read it."""
+    assert all_pass("ex5.structured_prompt", summary_prompt=lambda: prompt), statuses(
+        "ex5.structured_prompt", summary_prompt=lambda: prompt)
+
+
+def test_a_korean_prompt_without_verbatim_fails_only_the_verbatim_check():
+    prompt = "이전 대화를 목표, 진행 상황, 핵심 사실, 결정, 다음 단계로 나눠 요약하세요."
+    assert failed("ex5.structured_prompt", summary_prompt=lambda: prompt) == {VERBATIM_CHECK}
+
+
 def test_an_empty_prompt_fails_every_check():
     assert set(statuses("ex5.structured_prompt", summary_prompt=lambda: "").values()) == {"fail"}
 

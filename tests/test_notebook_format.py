@@ -68,7 +68,19 @@ def test_a_lesson_ends_with_its_exercise_and_the_next_lesson(path):
         assert f"]({later[0].name})" in last
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS + [ROOT / "README.md"],
+KO_LESSONS = [ROOT / "lessons" / "ko" / p.name for p in LESSONS]
+
+
+@pytest.mark.parametrize("path", KO_LESSONS, ids=lambda p: f"ko/{p.name}")
+def test_a_korean_lesson_ends_with_its_korean_exercise_and_the_next_lesson(path):
+    last = markdown_cells(path)[-1]
+    assert f"](../../exercises/ko/{exercise_of(path)})" in last
+    later = [p for p in KO_LESSONS if p.name > path.name]
+    if later:
+        assert f"]({later[0].name})" in last
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS + [ROOT / "README.md", ROOT / "lessons/ko/README.md"],
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_relative_link_leads_to_a_file(path):
     texts = [path.read_text(encoding="utf-8")] if path.suffix == ".md" else markdown_cells(path)

@@ -204,10 +204,12 @@ def _boundary_pure(ns: dict) -> None:
 
 # ---------------------------------------------------------------- ex5.structured_prompt
 
-SECTIONS = {"goal": r"\bgoal", "progress": r"\bprogress", "key facts": r"\bfacts?\b",
-            "decisions": r"\bdecisions?\b", "next steps": r"\bnext steps?\b"}
+SECTIONS = {"goal": r"\bgoal|목표", "progress": r"\bprogress|진행", "key facts": r"\bfacts?\b|사실",
+            "decisions": r"\bdecisions?\b|결정", "next steps": r"\bnext steps?\b|다음 (?:단계|할 일)"}
+# in English or Korean (a Korean notebook's learner may write the prompt in Korean)
 VERBATIM = re.compile(
     r"verbatim|word[- ]for[- ]word|letter[- ]for[- ]letter|character[- ]for[- ]character"
+    r"|(?:원문|글자|있는|토씨)[^.\n]{0,12}그대로|그대로 (?:인용|옮겨|베껴|적)|바꾸지 말고"
     r"|\bquot(?:e|es|ed|ing)\b|\bliterally\b|\bunchanged\b|\bunaltered\b"
     r"|exact (?:words?|wording|text|terms|figures|numbers|phrasing)"
     r"|exactly as (?:written|stated|given|said|worded|phrased|the user)"

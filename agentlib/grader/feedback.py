@@ -17,6 +17,8 @@ import re
 from dataclasses import asdict
 from pathlib import Path
 
+from .. import i18n
+from ..grading import localized
 from .gradebook import Graded, number
 
 MARK = {"pass": "PASS", "fail": "FAIL", "todo": "TODO", "missing": "MISSING", "error": "ERROR",
@@ -45,37 +47,50 @@ def _lines(checks: list[tuple[str, float, dict]]) -> list[tuple[str, float, dict
     return out
 
 
-def markdown(g: Graded) -> str:
-    """The student's report, in Markdown."""
-    out = [f"# Assignment {g.assignment}: {g.student}", "",
-           f"**{number(g.points)} of {number(g.max_points)} points** "
-           f"({g.passed} of {len(g.columns)} checks passed). Notebook: `{Path(g.file).name}`.",
-           ""]
+def _words(g: Graded, language: str):
+    """say() in the report's language, and a check's title and hint in it."""
+    def say(text: str, **values: object) -> str:
+        return i18n.say(text, language, **values)
+
+    def check(exercise: str, title: str, hint: str) -> tuple[str, str]:
+        return localized(exercise, title, hint) if language == "ko" else (title, hint)
+    return say, check
+
+
+def markdown(g: Graded, language: str = "en") -> str:
+    """The student's report, in Markdown, in English or Korean (`language`)."""
+    say, check = _words(g, language)
+    out = [f"# {say('Assignment {a}: {student}', a=g.assignment, student=g.student)}", "",
+           f"**{say('{got} of {total} points', got=number(g.points), total=number(g.max_points))}"
+           f"** {say('({passed} of {total} checks passed)', passed=g.passed, total=len(g.columns))}"
+           f". {say('Notebook')}: `{Path(g.file).name}`.", ""]
     if g.notes:
-        out += ["While running your notebook: " + "; ".join(g.notes), ""]
+        out += [say("While running your notebook: ") + "; ".join(g.notes), ""]
     for exercise, checks in _exercises(g):
         got = sum(p for _, p, r in checks if r.get("status") == "pass")
-        out += [f"## {exercise}: {number(got)} of {number(sum(p for _, p, _ in checks))} points",
+        total = number(sum(p for _, p, _ in checks))
+        out += [f"## {exercise}: {say('{got} of {total} points', got=number(got), total=total)}",
                 ""]
         for title, points, r, same in _lines(checks):
             status = str(r.get("status"))
             earned = points if status == "pass" else 0
-            out.append(f"- **{MARK.get(status, status.upper())}** {title} "
+            shown, hint = check(exercise, title, str(r.get("hint") or ""))
+            out.append(f"- **{say(MARK.get(status, status.upper()))}** {shown} "
                        f"({number(earned)}/{number(points)})")
             if status != "pass":
                 if same:
-                    out.append("  - same as above")
+                    out.append(f"  - {say('same as above')}")
                     continue
                 if r.get("detail"):
                     out.append(f"  - {r['detail']}")
-                if r.get("hint"):
-                    out.append(f"  - Hint: {r['hint']}")
+                if hint:
+                    out.append(f"  - {say('Hint: ')}{hint}")
         out.append("")
     return "\n".join(out)
 
 
-def page(title: str, body: str) -> str:
-    return ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+def page(title: str, body: str, language: str = "en") -> str:
+    return (f"<!doctype html>\n<html lang=\"{language}\"><head><meta charset=\"utf-8\">"
             f"<title>{html.escape(title)}</title><style>body{{font-family:sans-serif;"
             "max-width:60em;margin:2em auto}}td,th{{padding:.2em .6em;text-align:left;"
             "vertical-align:top}}.pass{{color:#176f2c}}.fail,.error,.timeout,.crashed,"
@@ -83,33 +98,38 @@ def page(title: str, body: str) -> str:
             f"{body}\n</body></html>\n")
 
 
-def html_report(g: Graded) -> str:
-    """The student's report, as a standalone HTML page."""
+def html_report(g: Graded, language: str = "en") -> str:
+    """The student's report, as a standalone HTML page, in English or Korean."""
     e = html.escape
-    parts = [f"<h1>Assignment {e(g.assignment)}: {e(g.student)}</h1>",
-             f"<p><b>{number(g.points)} of {number(g.max_points)} points</b> ({g.passed} of "
-             f"{len(g.columns)} checks passed). Notebook: <code>{e(Path(g.file).name)}</code>.</p>"]
+    say, check = _words(g, language)
+    heading = say("Assignment {a}: {student}", a=g.assignment, student=g.student)
+    parts = [f"<h1>{e(heading)}</h1>",
+             f"<p><b>{say('{got} of {total} points', got=number(g.points), total=number(g.max_points))}"
+             f"</b> {say('({passed} of {total} checks passed)', passed=g.passed, total=len(g.columns))}"
+             f". {say('Notebook')}: <code>{e(Path(g.file).name)}</code>.</p>"]
     if g.notes:
-        parts.append(f"<p>While running your notebook: {e('; '.join(g.notes))}</p>")
+        parts.append(f"<p>{e(say('While running your notebook: '))}{e('; '.join(g.notes))}</p>")
     for exercise, checks in _exercises(g):
         got = sum(p for _, p, r in checks if r.get("status") == "pass")
-        parts.append(f"<h2>{e(exercise)}: {number(got)} of "
-                     f"{number(sum(p for _, p, _ in checks))} points</h2><table>")
+        total = number(sum(p for _, p, _ in checks))
+        parts.append(f"<h2>{e(exercise)}: {say('{got} of {total} points', got=number(got), total=total)}"
+                     "</h2><table>")
         for title, points, r, same in _lines(checks):
             status = str(r.get("status"))
+            shown, hint = check(exercise, title, str(r.get("hint") or ""))
             if status == "pass":
                 detail = ""
             elif same:
-                detail = "same as above"
+                detail = e(say("same as above"))
             else:
                 detail = e(str(r.get("detail") or ""))
-                if r.get("hint"):
-                    detail += f"<br><i>Hint: {e(str(r['hint']))}</i>"
-            parts.append(f"<tr><td class=\"{e(status)}\">{MARK.get(status, e(status))}</td>"
-                         f"<td>{e(title)}</td><td>{number(points if status == 'pass' else 0)}"
+                if hint:
+                    detail += f"<br><i>{e(say('Hint: '))}{e(hint)}</i>"
+            parts.append(f"<tr><td class=\"{e(status)}\">{e(say(MARK.get(status, status)))}</td>"
+                         f"<td>{e(shown)}</td><td>{number(points if status == 'pass' else 0)}"
                          f"/{number(points)}</td><td>{detail}</td></tr>")
         parts.append("</table>")
-    return page(f"Assignment {g.assignment}: {g.student}", "\n".join(parts))
+    return page(heading, "\n".join(parts), language)
 
 
 def _atomic(path: Path, text: str) -> None:
@@ -119,14 +139,15 @@ def _atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def write_reports(folder: Path, g: Graded) -> Path:
-    """REPORTS/student/NN.{json,md,html}; returns the student's folder."""
+def write_reports(folder: Path, g: Graded, language: str = "en") -> Path:
+    """REPORTS/student/NN.{json,md,html}; returns the student's folder. The JSON keeps the
+    checks' English titles (they are the gradebook's keys); the pages are in `language`."""
     where = folder / folder_name(g.student)
     where.mkdir(parents=True, exist_ok=True)
     data = asdict(g) | {"points": g.points, "max_points": g.max_points, "passed": g.passed}
     _atomic(where / f"{g.assignment}.json", json.dumps(data, indent=1, ensure_ascii=False))
-    _atomic(where / f"{g.assignment}.md", markdown(g))
-    _atomic(where / f"{g.assignment}.html", html_report(g))
+    _atomic(where / f"{g.assignment}.md", markdown(g, language))
+    _atomic(where / f"{g.assignment}.html", html_report(g, language))
     return where
 
 
@@ -147,16 +168,18 @@ def summary_rows(graded: list[Graded]) -> tuple[list[str], list[list[str]]]:
     return assignments, rows
 
 
-def write_summary(folder: Path, graded: list[Graded]) -> None:
+def write_summary(folder: Path, graded: list[Graded], language: str = "en") -> None:
     """REPORTS/summary.md and .html: points per student and assignment, and overall."""
+    def say(text: str, **values: object) -> str:
+        return i18n.say(text, language, **values)
     assignments, rows = summary_rows(graded)
-    head = ["student", *(f"assignment {a}" for a in assignments), "total"]
-    md = ["# Grades", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    head = [say("student"), *(say("assignment {a}", a=a) for a in assignments), say("total")]
+    md = [f"# {say('Grades')}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     md += ["| " + " | ".join(r) + " |" for r in rows]
     folder.mkdir(parents=True, exist_ok=True)
     _atomic(folder / "summary.md", "\n".join(md) + "\n")
     e = html.escape
     table = ["<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>"]
     table += ["<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in rows]
-    _atomic(folder / "summary.html", page("Grades", "<h1>Grades</h1>" + "".join(table) +
-                                          "</table>"))
+    _atomic(folder / "summary.html", page(say("Grades"), f"<h1>{e(say('Grades'))}</h1>" +
+                                          "".join(table) + "</table>", language))

@@ -23,7 +23,7 @@ from .summarizer import summarize, turns_from_transcript
 
 SUMMARY_REQUEST = re.compile(  # a system prompt asking for a summary, in the usual words
     r"\bsummar|\bcondens|\bcompress|\brecap|\bdistil|\bdigest of\b|\bsum up\b"
-    r"|\bboil (?:it )?down\b|\bshorten (?:the|this|it)\b", re.I)
+    r"|\bboil (?:it )?down\b|\bshorten (?:the|this|it)\b|요약|압축해|줄여", re.I)  # or Korean
 CLEARED_RE = re.compile(r"^\s*\[?\s*(tool result\s+)?(cleared|removed|omitted|elided)", re.I)
 CONTINUE_RE = re.compile(r'continue with read_file\(path=("(?:[^"\\\n]|\\.)*"), offset=(\d+)\)')
 NO_TASK = (  # worded so that none of the skills' task patterns matches it

@@ -60,15 +60,16 @@ def turns_from_messages(messages: list[dict]) -> list[tuple[str, str]]:
 def wants_sections(instructions: str) -> bool:
     """Instructions that ask for what the work needs next (goal and facts, or the state and
     next steps, as the API's default compaction prompt does) get a sectioned summary."""
-    return bool(re.search(r"goal", instructions, re.I) and re.search(r"fact", instructions, re.I)
-                or re.search(r"next steps", instructions, re.I))
+    return bool(re.search(r"goal|목표", instructions, re.I)
+                and re.search(r"fact|사실", instructions, re.I)
+                or re.search(r"next steps|다음 단계", instructions, re.I))
 
 
 def wants_paraphrase(instructions: str) -> bool:
     """Instructions that ask to restate in one's own words, and for nothing verbatim."""
     return bool(re.search(r"\bown words\b|\bparaphras", instructions, re.I)
-                and not re.search(r"verbatim|word for word|exact(ly)? as|quot", instructions,
-                                  re.I))
+                and not re.search(r"verbatim|word for word|exact(ly)? as|quot|그대로",
+                                  instructions, re.I))
 
 
 # How the summarizer restates a limit in its own words: each rule keeps the number and
