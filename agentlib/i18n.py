@@ -88,6 +88,7 @@ def localized(plot):
     def wrapper(*args, **kwargs):
         if lang() == "ko":
             use_korean_font()
+            install_figure_hook()
         return localize_figure(plot(*args, **kwargs))
     return wrapper
 
@@ -246,3 +247,116 @@ PHRASES: dict[str, str] = {
     "total": "합계",
     "step {i} of 0-{last} shown; {note}.": "0-{last}단계 중 {i}단계를 보여 줍니다. {note}.",
 }
+
+# What the lessons' own code cells write on their figures (titles, legends, axis labels).
+# The code cells are the same in both editions; these make their figures Korean too.
+# Workload names (audit(12)), strategy names (cap+clear+compact) and parameters (keep 4)
+# are names in the code and stay as they are.
+PHRASES.update({
+    "$ cached": "$ (캐시 포함)",
+    "after a restart: resume from notes, or start over": "재시작 후: 메모에서 이어 가기 또는 처음부터",
+    "append-only (big window)": "append-only (큰 윈도우)",
+    "append-only, 200K window": "append-only, 200K 윈도우",
+    "append-only, 8K window": "append-only, 8K 윈도우",
+    "audit of 200 files: dollars against window": "파일 200개 감사: 윈도우 대비 비용($)",
+    "audit of 200 files: each idea alone, combined, and without each":
+        "파일 200개 감사: 아이디어 하나씩, 모두 함께, 하나씩 빼고",
+    "audit of 96 files in 6 folders, a 24,000-token window":
+        "폴더 6개, 파일 96개 감사, 24,000 토큰 윈도우",
+    "audit(100): compaction at 50,000 tokens (agent requests only)":
+        "audit(100): 50,000 토큰에서 압축 (에이전트 요청만)",
+    "{w} in an 8,000-token window": "{w}, 8,000 토큰 윈도우",
+    "{w} in an 8,000-token window: what keep and trigger cost":
+        "{w}, 8,000 토큰 윈도우: keep과 trigger의 비용",
+    "{w}, append-only: what fills the window": "{w}, append-only: 윈도우를 채우는 것",
+    "{w}: append-only vs clearing": "{w}: append-only 대 비우기",
+    "{w}: calibrated": "{w}: 보정",
+    "{w}: chars/4": "{w}: 문자 수/4",
+    "{w}: read_file capped at several sizes": "{w}: read_file 상한을 여러 크기로",
+    "{w}: safe truncation at several window sizes": "{w}: 여러 윈도우 크기에서 안전한 잘라내기",
+    "{w}: the history only grows": "{w}: 히스토리는 커지기만 한다",
+    "{w}: what notes keep, and what they cost": "{w}: 메모가 지키는 것과 그 비용",
+    "{w}: clearing, compaction and notes in one run": "{w}: 한 번의 실행에서 비우기, 압축, 메모",
+    "{w}, clearing (keep 3, trigger 4,000): what fills the window":
+        "{w}, 비우기 (keep 3, trigger 4,000): 윈도우를 채우는 것",
+    "before each request: chars/4 (off) and calibrated (on)":
+        "요청 직전: 문자 수/4 (보정 끔)와 보정한 추정치 (보정 켬)",
+    "calls": "호출 수",
+    "cap (characters per result)": "상한 (결과당 문자 수)",
+    "clearing on the client and on the server": "클라이언트와 서버에서의 비우기",
+    "clearing, 8K window": "비우기, 8K 윈도우",
+    "client-side Clearing": "클라이언트 측 Clearing",
+    "client-side": "클라이언트 측",
+    "cold start, no notes": "새로 시작, 메모 없음",
+    "cold start, with notes": "새로 시작, 메모 있음",
+    "compact + notes": "compact + 메모",
+    "compact at {n}": "{n}에서 압축",
+    "compact, task folded + notes": "compact, 과제도 접힘 + 메모",
+    "compacted": "압축함",
+    "compactions": "압축 횟수",
+    "{w} in an 8,000-token window (x: refused)": "{w}, 8,000 토큰 윈도우 (x: 거부됨)",
+    "cut with notice + window answers here: right": "안내문 붙여 자르기 + 윈도우의 답: 정답",
+    "cut with notice + window": "안내문 붙여 자르기 + 윈도우",
+    "cut with notice": "안내문 붙여 자르기",
+    "input tokens in all": "전체 입력 토큰",
+    "input tokens, all requests": "입력 토큰, 모든 요청",
+    "input tokens, summaries included": "입력 토큰, 요약 포함",
+    "keep (trigger 4,000)": "keep (trigger 4,000)",
+    "keep {n} + notes": "keep {n} + 메모",
+    "largest request": "가장 큰 요청",
+    "lead peak": "리드 최대치",
+    "newest block only (cache=True)": "가장 새 블록만 (cache=True)",
+    "no compaction": "압축 없음",
+    "one agent, cache-aware": "에이전트 하나, cache-aware",
+    "peak input tokens": "최대 입력 토큰",
+    "re-reads": "다시 읽기",
+    "recall (scored)": "재현율 (채점)",
+    "recall": "재현율",
+    "requests": "요청 수",
+    "server-side edit": "서버 측 편집",
+    "server-side": "서버 측",
+    "session 2, resumed from notes": "세션 2, 메모에서 이어 감",
+    "silent cut + window answers here: wrong": "말없이 자르기 + 윈도우의 답: 오답",
+    "silent cut + window": "말없이 자르기 + 윈도우",
+    "silent cut": "말없이 자르기",
+    "silent cut answers here: wrong": "말없이 자르기의 답: 오답",
+    "stable end, newest not cached": "안정된 끝, 가장 새 블록은 캐시 안 함",
+    "team: 60 tokens by feel": "팀: 감으로 60 토큰",
+    "team: everything": "팀: 전부",
+    "team: format + budget": "팀: 형식 + 예산",
+    "the window": "윈도우",
+    "two ways to overflow a window of 8,000 tokens (x: refused)":
+        "8,000 토큰 윈도우를 넘치게 하는 두 가지 방법 (x: 거부됨)",
+    "trigger, tokens (keep 3)": "trigger, 토큰 (keep 3)",
+    "uncapped": "상한 없음",
+    "wall-clock steps": "벽시계 단계",
+})
+
+
+def localize_open_figures(*_: object) -> None:
+    """Translate every open pyplot figure (an IPython `post_execute` hook: it runs before
+    Jupyter draws the cell's figures, so a lesson's own titles and labels are Korean too)."""
+    if lang() != "ko":
+        return
+    import matplotlib.pyplot as plt
+
+    for number in plt.get_fignums():
+        localize_figure(plt.figure(number))
+
+
+def install_figure_hook() -> bool:
+    """In a Korean notebook, run `localize_open_figures` after each cell, before the inline
+    backend shows the figures. True if installed (an IPython kernel in Korean)."""
+    if lang() != "ko":
+        return False
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    if shell is None:
+        return False
+    hooks = shell.events.callbacks["post_execute"]
+    if localize_open_figures not in hooks:
+        hooks.insert(0, localize_open_figures)  # before the backend's flush_figures
+    return True

@@ -170,3 +170,25 @@ def test_the_grader_reports_in_the_teachers_language(tmp_path):
     assert '<html lang="ko">' in page and "과제 01: kim" in page
     feedback.write_summary(tmp_path, [g], "ko")
     assert "| 학생 | 과제 01 | 합계 |" in (tmp_path / "summary.md").read_text(encoding="utf-8")
+
+
+def test_a_lessons_own_figure_is_translated_before_jupyter_draws_it(korean):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    try:
+        shell.events.register("post_execute", lambda: None)  # e.g. the backend's flush, first
+        assert i18n.install_figure_hook()
+        assert shell.events.callbacks["post_execute"][0] is i18n.localize_open_figures
+        fig, ax = plt.subplots()
+        ax.set_title("audit(12): the history only grows")
+        ax.bar(["a"], [1], label="silent cut")
+        ax.legend()
+        ax.set_xlabel("requests")
+        shell.events.trigger("post_execute")
+        assert ax.get_title() == "audit(12): 히스토리는 커지기만 한다"
+        assert ax.xaxis.label.get_text() == "요청 수"
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == ["말없이 자르기"]
+        plt.close(fig)
+    finally:
+        InteractiveShell.clear_instance()

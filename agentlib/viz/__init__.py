@@ -25,3 +25,7 @@ from .window import (
 __all__ = ["FILL_GROUPS", "KINDS", "WindowView", "block_kind", "kind_tokens", "plot_bars",
            "plot_cache", "plot_estimate_error", "plot_sweep", "plot_tokens", "plot_window_fill",
            "show_step", "show_window", "step_caption", "window_html", "window_viewer"]
+
+from ..i18n import install_figure_hook
+
+install_figure_hook()  # in a Korean notebook, a lesson's own figure labels are Korean too
