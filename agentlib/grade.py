@@ -308,8 +308,8 @@ def grade_class(paths: list[str], *, assignment: str | None = None,
 # ---------------------------------------------------------------- the table
 
 
-def table(graded: list[Graded]) -> str:
-    """A plain-text table per assignment, student x check, with a legend."""
+def table(graded: list[Graded], language: str = "en") -> str:
+    """A plain-text table per assignment, student x check, with a legend (in `language`)."""
     out: list[str] = []
     for a in sorted({g.assignment for g in graded}):
         rows = [g for g in graded if g.assignment == a]
@@ -322,7 +322,8 @@ def table(graded: list[Graded]) -> str:
         out.append(f"assignment {a or '?'}")
         out += ["  ".join(str(v).ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()
                 for r in [head, ["-" * w for w in widths], *body]]
-        out += [f"{k} = {ex}: {t}" for k, (ex, t, _) in zip(keys, columns, strict=True)]
+        out += [f"{k} = {ex}: {grading.localized(ex, t, '')[0] if language == 'ko' else t}"
+                for k, (ex, t, _) in zip(keys, columns, strict=True)]
         out += [f"note {g.student}: {g.note}" for g in rows if g.note]
         out.append("")
     return "\n".join(out)
@@ -372,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     if not graded:
         print("grade: no .ipynb files found", file=sys.stderr)
         return 2
-    print(table(graded))
+    print(table(graded, args.lang))
     if args.csv:
         print(f"wrote {args.csv}")
     return 0

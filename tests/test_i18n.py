@@ -153,6 +153,11 @@ def test_check_lines_follow_the_notebook(korean):
     assert "실패" not in result.line(language="en")
 
 
+def CHECKS_KO_TITLE(exercise, title):  # noqa: N802
+    from agentlib.checks.ko import CHECKS_KO
+    return CHECKS_KO[exercise, title][0]
+
+
 def test_the_grader_reports_in_the_teachers_language(tmp_path):
     from agentlib.grader import feedback
     from agentlib.grader.gradebook import Graded
@@ -166,6 +171,10 @@ def test_the_grader_reports_in_the_teachers_language(tmp_path):
     korean = feedback.markdown(g, "ko")
     assert "과제 01: kim" in korean and "실패" in korean and "힌트" in korean
     assert c.title not in korean and "returned None" in korean  # details are data, kept
+    g.results[0]["detail"] = "not attempted yet"
+    assert "아직 시도하지 않았습니다" in feedback.markdown(g, "ko")
+    from agentlib.grade import table
+    assert CHECKS_KO_TITLE(exercise, c.title) in table([g], "ko")
     feedback.write_reports(tmp_path, g, "ko")
     page = (tmp_path / "kim" / "01.html").read_text(encoding="utf-8")
     assert '<html lang="ko">' in page and "과제 01: kim" in page

@@ -57,6 +57,12 @@ def _words(g: Graded, language: str):
     return say, check
 
 
+def detail_of(r: dict, language: str) -> str:
+    """A result's detail; the grader's fixed phrases ("not attempted yet") in `language`."""
+    detail = str(r.get("detail") or "")
+    return i18n.translate(detail) if language == "ko" else detail
+
+
 def markdown(g: Graded, language: str = "en") -> str:
     """The student's report, in Markdown, in English or Korean (`language`)."""
     say, check = _words(g, language)
@@ -82,7 +88,7 @@ def markdown(g: Graded, language: str = "en") -> str:
                     out.append(f"  - {say('same as above')}")
                     continue
                 if r.get("detail"):
-                    out.append(f"  - {r['detail']}")
+                    out.append(f"  - {detail_of(r, language)}")
                 if hint:
                     out.append(f"  - {say('Hint: ')}{hint}")
         out.append("")
@@ -122,7 +128,7 @@ def html_report(g: Graded, language: str = "en") -> str:
             elif same:
                 detail = e(say("same as above"))
             else:
-                detail = e(str(r.get("detail") or ""))
+                detail = e(detail_of(r, language))
                 if hint:
                     detail += f"<br><i>{e(say('Hint: '))}{e(hint)}</i>"
             parts.append(f"<tr><td class=\"{e(status)}\">{e(say(MARK.get(status, status)))}</td>"
