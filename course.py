@@ -144,8 +144,9 @@ def lab(python: Path, args: list[str]) -> int:
         print(f"JupyterLab did not start (see above; the whole log is in {LAB_LOG})")
         return proc.wait() or 1
     print(f"JupyterLab is running: {url}\nStart with {start} (the course map), then "
-          f"lessons/01_append_only_growth.ipynb. Ctrl-C stops it; its log is in "
-          f"{LAB_LOG.relative_to(ROOT)}.", flush=True)
+          f"{Path(start).parent.as_posix()}/01_append_only_growth.ipynb. Ctrl-C stops it; "
+          f"its log is in "
+          f"{os.path.relpath(LAB_LOG, ROOT)}.", flush=True)
     while True:
         try:
             return proc.wait()

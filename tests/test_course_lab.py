@@ -1,0 +1,74 @@
+"""`python3 course.py lab`: the start page it opens, and --lang ko's Korean menus, without
+starting a server (Popen and the wait for it are stood in for)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_course():  # noqa: ANN201
+    spec = importlib.util.spec_from_file_location("course_script", ROOT / "course.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def lab(monkeypatch, tmp_path):
+    course = load_course()
+    started = {}
+
+    class Proc:
+        pid = 4242
+
+        def __init__(self, cmd, **kw):
+            started.update(cmd=cmd, env=kw["env"])
+
+        def wait(self):
+            return 0
+
+    installs = []
+    monkeypatch.setattr(course, "VENV", tmp_path)
+    monkeypatch.setattr(course, "LAB_LOG", tmp_path / "lab.log")
+    monkeypatch.setattr(course.subprocess, "Popen", Proc)
+    monkeypatch.setattr(course, "wait_for_server",
+                        lambda py, proc, page: f"http://localhost:8888/lab/tree/{page}")
+    monkeypatch.setattr(course, "quiet", lambda cmd, log: installs.append(cmd) or 0)
+
+    def run(*args):
+        started.clear()
+        assert course.lab(Path(sys.executable), list(args)) == 0
+        return started, installs
+    return run
+
+
+def test_the_english_start_page_by_default(lab, capsys):
+    started, installs = lab()
+    assert "--LabApp.default_url=/lab/tree/lessons/00_start_here.ipynb" in started["cmd"]
+    assert "JUPYTERLAB_SETTINGS_DIR" not in started["env"] and installs == []
+    assert "Start with lessons/00_start_here.ipynb" in capsys.readouterr().out
+
+
+def test_lang_ko_opens_the_korean_start_page_with_korean_menus(lab, tmp_path, capsys):
+    started, installs = lab("--lang", "ko")
+    assert "then lessons/ko/01_append_only_growth.ipynb" in capsys.readouterr().out
+    assert "--LabApp.default_url=/lab/tree/lessons/ko/00_start_here.ipynb" in started["cmd"]
+    assert "--lang" not in started["cmd"] and "ko" not in started["cmd"]
+    assert any(".[ko]" in cmd for cmd in installs)  # the language pack, an optional extra
+    settings = Path(started["env"]["JUPYTERLAB_SETTINGS_DIR"])
+    plugin = settings / "@jupyterlab" / "translation-extension" / "plugin.jupyterlab-settings"
+    assert json.loads(plugin.read_text(encoding="utf-8")) == {"locale": "ko_KR"}
+    assert settings.is_relative_to(tmp_path)
+
+
+def test_an_unknown_language_is_refused_by_name(lab):
+    with pytest.raises(SystemExit, match="no start page for --lang 'fr'"):
+        lab("--lang", "fr")
