@@ -33,7 +33,7 @@ TABLE: dict[str, tuple[Any, Any]] = {
     "overflow_max_tokens": ((2048, 128), (1024,)),  # max_tokens of the overflow runs
     # lesson 2: truncation sweeps
     "naive_keeps": ((9, 10), (9,)),
-    "shop_keeps": ((4, 8, 16, 24, 33, 34), (8,)),
+    "shop_keeps": ((4, 8, 16, 24, 33, 34), (16, 33, 34)),  # lesson 2 reads 16, 33 and 34
     "audit_keeps": ((24, 20, 16, 12, 8, 6, 4), (8,)),
     # lesson 3: capping
     "cap_chars": (tuple(range(800, 2001, 200)), (1_200,)),
