@@ -28,20 +28,24 @@ TABLE: dict[str, tuple[Any, Any]] = {
     "needle": (400, 400),  # lines in workloads.needle (one read jumps the small window)
     "constraints": (8, 5),  # laptops looked up in workloads.constraints
     "window": (8_000, 4_000),  # the small context window of the overflow demos, tokens
-    "max_steps": (60, 30),  # run_agent's guard against a model that loops
+    "max_steps": (60, 24),  # run_agent's default guard against a model that loops
     # lesson 1
     "overflow_max_tokens": ((2048, 128), (1024,)),  # max_tokens of the overflow runs
     # lesson 2: truncation sweeps
     "naive_keeps": ((9, 10), (9,)),
-    "shop_keeps": ((4, 8, 16, 24, 33, 34), (16, 33, 34)),  # lesson 2 reads 16, 33 and 34
+    "shop_keeps": ((4, 8, 16, 24, 33, 34), (16,)),
     "audit_keeps": ((24, 20, 16, 12, 8, 6, 4), (8,)),
     # lesson 3: capping
     "cap_chars": (tuple(range(800, 2001, 200)), (1_200,)),
     # lesson 4: clearing
     "clear_keeps": (tuple(range(11)), (3,)),
-    "clear_triggers": (tuple(range(1_000, 7_001, 1_000)), (2_000,)),
+    "clear_triggers": (tuple(range(1_000, 7_001, 1_000)), (3_000,)),
+    "clear_trigger": (4_000, 3_000),  # the trigger of the single runs
+    "spin_steps": (30, 12),  # max_steps of the run that clears everything (keep 0)
+    "long_audit": (60, 10),  # the long clearing run
     # lesson 5: compaction
     "compact_triggers": ((5_000, 3_000), (2_500,)),
+    "compact_keeps": ((1, 2, 4, 6, 8, 10, 12), (4,)),  # lesson 5's keep sweep
     "big_audit": (100, 20),  # the audit for server-side compaction
 }
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .. import tokens
-from ..i18n import localized, translate
+from ..i18n import lang, localized, translate
 from .window import _hidden, _sent, _short, kind_tokens
 
 
@@ -137,7 +137,7 @@ def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 6) -> N
     placed = getattr(ax, "_agentlib_notes", [])  # boxes of the notes already on this axis
     kinds: set[str] = set()
     for s in marked:
-        note = _short("; ".join(translate(e) for e in s.events), 26)
+        note = _short("; ".join((translate(e) if lang() == "ko" else e) for e in s.events), 26)
         kind = re.sub(r"[\d,.]+", "#", note)
         if kind in kinds or len(kinds) >= max_notes:
             continue
