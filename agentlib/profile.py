@@ -28,7 +28,7 @@ TABLE: dict[str, tuple[Any, Any]] = {
     "needle": (400, 400),  # lines in workloads.needle (one read jumps the small window)
     "constraints": (8, 5),  # laptops looked up in workloads.constraints
     "window": (8_000, 4_000),  # the small context window of the overflow demos, tokens
-    "max_steps": (60, 24),  # run_agent's default guard against a model that loops
+    "max_steps": (60, 16),  # run_agent's default guard against a model that loops
     # lesson 1
     "overflow_max_tokens": ((2048, 128), (1024,)),  # max_tokens of the overflow runs
     # lesson 2: truncation sweeps
@@ -45,6 +45,8 @@ TABLE: dict[str, tuple[Any, Any]] = {
     "long_audit": (60, 10),  # the long clearing run
     # lesson 5: compaction
     "compact_triggers": ((5_000, 3_000), (2_500,)),
+    "compact_trigger": (5_000, 2_500),  # lesson 5's single runs
+    "summary_boundaries": (100, 4),  # at most this many boundaries tried for a summary
     "compact_keeps": ((1, 2, 4, 6, 8, 10, 12), (4,)),  # lesson 5's keep sweep
     "big_audit": (100, 20),  # the audit for server-side compaction
 }
