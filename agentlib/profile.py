@@ -48,7 +48,13 @@ TABLE: dict[str, tuple[Any, Any]] = {
     "compact_trigger": (5_000, 2_500),  # lesson 5's single runs
     "summary_boundaries": (100, 4),  # at most this many boundaries tried for a summary
     "compact_keeps": ((1, 2, 4, 6, 8, 10, 12), (4,)),  # lesson 5's keep sweep
-    "big_audit": (100, 20),  # the audit for server-side compaction
+    "big_audit": (100, 10),
+    "big_scale": (1.0, 0.05),  # lesson 5b's client-side triggers, scaled to the smaller audit
+    "big_steps": (300, 24),  # max_steps of its long runs
+    "longer_audit": (130, 10),  # its longest server-side run
+    # lesson 6
+    "layered_audit": (30, 10),  # the run with clearing, compaction and notes together
+    "layered_steps": (150, 24),  # the audit for server-side compaction
 }
 
 
