@@ -28,7 +28,7 @@ TABLE: dict[str, tuple[Any, Any]] = {
     "needle": (400, 400),  # lines in workloads.needle (one read jumps the small window)
     "constraints": (8, 5),  # laptops looked up in workloads.constraints
     "window": (8_000, 4_000),  # the small context window of the overflow demos, tokens
-    "max_steps": (60, 10),  # run_agent's default guard against a model that loops
+    "max_steps": (60, 9),  # run_agent's default guard against a model that loops
     # lesson 1
     "overflow_max_tokens": ((2048, 128), (1024,)),  # max_tokens of the overflow runs
     # lesson 2: truncation sweeps
