@@ -173,7 +173,7 @@ def measure(workload_name: str, size_name: str, strategy: str, *, n: int | None 
     held-out size runs the large size's settings on audit(n, seed)."""
     size = SIZES["large" if size_name == "held-out" else size_name]
     n = size[workload_name] if n is None else n
-    client = connect(offline=True, context_window=window_for(strategy, size))
+    client = connect(offline=True, unscripted=False, context_window=window_for(strategy, size))
     with tempfile.TemporaryDirectory(prefix="agentlib-bench-") as work:
         w = getattr(workloads, workload_name)(n, seed, root=f"{work}/workspace") \
             if workload_name != "constraints" else workloads.constraints(n, seed)
@@ -234,7 +234,8 @@ def host_overhead(sizes=(100, 1_000, 10_000), steps: int = 30,
                             answer=0, text_rate=0, error_rate=0))
     if len(history) < max(sizes):
         raise RuntimeError(f"the history has {len(history)} messages, fewer than {max(sizes)}")
-    client = connect(offline=True, context_window=UNLIMITED)  # the compactor never calls it
+    client = connect(offline=True, unscripted=False,
+                     context_window=UNLIMITED)  # the compactor never calls it
     out = {}
     for n in sizes:
         best = float("inf")

@@ -95,7 +95,8 @@ def _connect(cls, make_http, offline, context_window, faults, max_retries, model
     live = not is_offline(True if seed is not None else offline)
     if max_retries is None:
         max_retries = RETRIES["live" if live or seed is not None or is_live() else "offline"]
-    usage = meter.Meter(parent=meter.process())
+    free = not live and seed is None and is_live()  # the course model in a live pass: free
+    usage = meter.Meter(parent=None if free else meter.process(), billed=not free)
     client_window = context_window if live or seed is not None else None
     middleware = [Guard(usage, client_window), *options.pop("middleware", ())]
     if live:

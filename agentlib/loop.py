@@ -23,7 +23,7 @@ from typing import Any
 
 import anthropic
 
-from . import models, tokens
+from . import models, profile, tokens
 from .derived import Derived, changes
 from .messages import message_text, user
 from .meter import BudgetExceeded
@@ -119,11 +119,12 @@ def apply_context(strategies: Sequence[Strategy], messages: list[dict]) -> tuple
 
 
 def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strategy] = (),
-              system: str | None = DEFAULT_SYSTEM, max_steps: int = 60,
+              system: str | None = DEFAULT_SYSTEM, max_steps: int | None = None,
               model: str | None = None, max_tokens: int = 2048, label: str = "",
               history: list[dict] | None = None, extra: dict | None = None,
               extra_tools=None, cache: bool | Callable = False) -> Run:
-    """Run `workload` until the agent answers, `max_steps` requests, or an API error.
+    """Run `workload` until the agent answers, `max_steps` requests (default: the profile's,
+    60 offline, fewer live), or an API error.
 
     `history` continues an earlier conversation instead of starting with the task;
     `extra` adds request parameters (for example `context_management`, with a beta client);
@@ -141,6 +142,8 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
     (`stopped = "cut: <stop reason>"`). When the budget stops a request
     (`meter.BudgetExceeded`) the error is raised with the run so far as `error.run`.
     """
+    if max_steps is None:
+        max_steps = profile.sizes().max_steps
     if max_steps < 1:
         raise ValueError(f"max_steps must be at least 1, got {max_steps}")
     toolbox = workload.toolbox + extra_tools if extra_tools else workload.toolbox

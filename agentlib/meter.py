@@ -105,8 +105,10 @@ def worst_case(model: str, input_tokens: int, max_tokens: int) -> float:
 class Meter:
     """Usage of one client (`parent`: the process meter) or of the whole process."""
 
-    def __init__(self, parent: Meter | None = None, budget: float | None = None):
+    def __init__(self, parent: Meter | None = None, budget: float | None = None,
+                 billed: bool = True):
         self.parent = parent
+        self.billed = billed  # False: the scripted course model in a live pass (no Claude call)
         self.budget = budget  # only the process meter's budget is enforced
         self.usage = Usage()
         self._lock = threading.Lock()
@@ -133,7 +135,7 @@ class Meter:
                 meter.usage.add(priced)
             meter = meter.parent
         log = os.environ.get("AGENTLIB_USAGE_LOG")
-        if log:  # one JSON line per response, for `course.py live-check`
+        if log and self.billed:  # one JSON line per response, for `course.py live-check`
             with open(log, "a", encoding="utf-8") as f:
                 f.write(json.dumps({"model": model, **priced.as_dict()}) + "\n")
         return priced

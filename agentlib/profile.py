@@ -24,25 +24,46 @@ PROFILES = ("offline", "live")
 # name: (offline value: what the saved outputs use, live value: small, one sweep point)
 TABLE: dict[str, tuple[Any, Any]] = {
     # the workloads (lessons 1-6)
-    "audit": (12, 6),  # files in workloads.audit
+    "audit": (12, 5),  # files in workloads.audit
     "needle": (400, 400),  # lines in workloads.needle (one read jumps the small window)
     "constraints": (8, 5),  # laptops looked up in workloads.constraints
     "window": (8_000, 4_000),  # the small context window of the overflow demos, tokens
-    "max_steps": (60, 30),  # run_agent's guard against a model that loops
+    "max_steps": (60, 9),  # run_agent's default guard against a model that loops
     # lesson 1
     "overflow_max_tokens": ((2048, 128), (1024,)),  # max_tokens of the overflow runs
     # lesson 2: truncation sweeps
     "naive_keeps": ((9, 10), (9,)),
-    "shop_keeps": ((4, 8, 16, 24, 33, 34), (8,)),
+    "shop_keeps": ((4, 8, 16, 24, 33, 34), (16,)),
     "audit_keeps": ((24, 20, 16, 12, 8, 6, 4), (8,)),
     # lesson 3: capping
     "cap_chars": (tuple(range(800, 2001, 200)), (1_200,)),
     # lesson 4: clearing
     "clear_keeps": (tuple(range(11)), (3,)),
-    "clear_triggers": (tuple(range(1_000, 7_001, 1_000)), (2_000,)),
+    "clear_triggers": (tuple(range(1_000, 7_001, 1_000)), (3_000,)),
+    "clear_trigger": (4_000, 3_000),  # the trigger of the single runs
+    "spin_steps": (30, 8),  # max_steps of the run that clears everything (keep 0)
+    "long_audit": (60, 8),  # the long clearing run
     # lesson 5: compaction
     "compact_triggers": ((5_000, 3_000), (2_500,)),
-    "big_audit": (100, 20),  # the audit for server-side compaction
+    "compact_window": (8_000, 3_500),  # lesson 5's small window
+    "compact_trigger": (5_000, 2_500),  # lesson 5's single runs
+    "summary_boundaries": (100, 4),  # at most this many boundaries tried for a summary
+    "compact_keeps": ((1, 2, 4, 6, 8, 10, 12), (4,)),  # lesson 5's keep sweep
+    # lesson 5b: triggers at the API's scale
+    "big_audit": (100, 8),  # the audit for server-side compaction
+    "big_scale": (1.0, 0.05),  # its client-side triggers, scaled to the smaller audit
+    "big_steps": (300, 10),  # max_steps of its long runs
+    "longer_audit": (130, 8),  # its longest server-side run
+    "trigger_audit": (20, 6),  # the audit that compares a token trigger with a message one
+    # lesson 6: notes
+    "layered_audit": (30, 8),  # the run with clearing, compaction and notes together
+    "layered_steps": (150, 10),  # its max_steps
+    "notes_steps": (100, 12),  # max_steps of the run that keeps 4 messages and notes
+    # lesson 8: the team's audit
+    "team_audit": (96, 20),  # files
+    "team_folders": (6, 2),  # region folders, one sub-agent each
+    "naive_budget": (60, 24),  # tokens per sub-agent result, picked by feel (24 at least)
+    "single_steps": (424, 24),  # max_steps of the one-agent run (4 per file + 40 offline)
 }
 
 

@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         print("live-check --claude needs ANTHROPIC_API_KEY in the environment")
         return 2
     notebooks = [n.resolve() for n in args.notebooks] or \
-        sorted((ROOT / "lessons").glob("[0-9]*.ipynb"))
+        sorted((ROOT / "lessons").glob("*.ipynb"))
     out_dir = args.out or ROOT / "runs" / ("live" if args.claude else f"live-check/seed-{seed}")
     out_dir = out_dir.resolve()
     if out_dir in (ROOT / "lessons", ROOT / "solutions", ROOT / "exercises"):

@@ -37,6 +37,8 @@ def transcript(messages: list[dict]) -> str:
             kind = b.get("type")
             if kind == "text":
                 lines.append(f"{m['role'].upper()}: {b['text']}")
+            elif kind == "thinking" and b.get("thinking"):  # where a thinking model notes
+                lines.append(f"ASSISTANT: {b['thinking']}")  # what it found
             elif kind == "tool_use":
                 names[b["id"]] = b["name"]
                 args = json.dumps(b.get("input", {}), ensure_ascii=False)
