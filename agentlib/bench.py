@@ -49,8 +49,19 @@ UNLIMITED = 10_000_000
 BEST = "cache-aware"  # lesson 7's best pipeline; lesson 8 compares sub-agents with it
 SUMMARY_MAX = 16_384  # room for a structured summary of the findings of 500 files
 
-RESULTS = Path(__file__).resolve().parent.parent / "bench" / "results"
-"""Where the saved benchmark lives (the course's `bench/results/`), wherever a notebook runs."""
+def _results() -> Path:
+    """The course's `bench/results/`: beside the package when it is installed from the
+    course folder (editable), else in the course folder a notebook runs in (lessons/ or
+    lessons/ko/, as on a hub where agentlib is installed into a shared environment)."""
+    here = Path(__file__).resolve().parent.parent / "bench" / "results"
+    for folder in (here, *(p / "bench" / "results" for p in Path.cwd().resolve().parents)):
+        if (folder / "results.csv").is_file():
+            return folder
+    return here
+
+
+RESULTS = _results()
+"""Where the saved benchmark lives, wherever a notebook runs."""
 
 SIZES = {  # workload sizes, the window the strategies get, and their triggers
     "small": {"audit": 12, "needle": 400, "constraints": 8, "window": 8_000,
