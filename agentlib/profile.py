@@ -7,8 +7,10 @@ Without AGENTLIB_PROFILE the profile is `live` when ANTHROPIC_API_KEY is set (an
 AGENTLIB_OFFLINE does not force the stand-in), else `offline`. A lesson reads its sizes
 with `P = profile.sizes()` (`P.audit`, `P.window`, ...), never hard-coded in a cell, and
 before an expensive section prints `profile.estimate(...)`: calls times tokens, priced
-with the model catalog. Live sizes are chosen so that a full live pass of every lesson
-costs at most about $3 at the default model's prices (README, "Running on Claude").
+with the model catalog. Live sizes are chosen so that a full live pass of every lesson,
+metered against the stand-in, costs at most $3 at the default model's prices ($2.64-2.94
+for seeds 1-3); Claude's tokenizer counts about 30% more, so expect ~$3.4-3.8 on Claude
+(README, "Running on Claude").
 """
 
 from __future__ import annotations
