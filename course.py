@@ -243,17 +243,28 @@ def browser_test(python: Path, args: list[str]) -> int:
     if code != 0:
         sys.exit(f"could not install Playwright (see {VENV / 'install-browser.log'})")
     have = any(shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome"))
-    if not have and hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
-        print("installing Chromium with apt-get (the system's, never Playwright's download) ...",
-              flush=True)
+    packages = [] if have else ["chromium"]
+    if not korean_font_installed():  # the Korean lesson's Hangul, not empty boxes
+        packages.append("fonts-nanum")
+    if packages and hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        print(f"installing {' and '.join(packages)} with apt-get (the system's packages, "
+              "never Playwright's download) ...", flush=True)
         env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
         with open(VENV / "install-chromium.log", "w", encoding="utf-8") as log:
             subprocess.call(["apt-get", "update", "-q"], stdout=log, stderr=log, env=env)
-            subprocess.call(["apt-get", "install", "-y", "-q", "chromium"], stdout=log,
+            subprocess.call(["apt-get", "install", "-y", "-q", *packages], stdout=log,
                             stderr=log, env=env)
     env = dict(os.environ, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD="1")
     code = run([str(python), str(ROOT / "scripts" / "browser_test.py"), *args], env)
     return 0 if code == 3 else code  # 3: skipped, with the reason printed
+
+
+def korean_font_installed() -> bool:
+    """Whether the system (fontconfig, which Chromium uses) has a font for Korean."""
+    if not shutil.which("fc-list"):
+        return False
+    found = subprocess.run(["fc-list", ":lang=ko"], capture_output=True, text=True)
+    return bool(found.stdout.strip())
 
 
 def hub_link(args: list[str]) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -28,6 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = "lessons/01_append_only_growth.ipynb"
+KOREAN = "lessons/ko/01_append_only_growth.ipynb"  # the Korean edition's twin
 CHROMIUM_FLAGS = ["--headless=new", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--disable-dev-shm-usage"]
@@ -102,11 +104,27 @@ def check(ok: bool, what: str, failures: list[str]) -> None:
         failures.append(what)
 
 
+def run_all(page) -> list[str]:
+    """Run ▸ Run All Cells on the open notebook, wait until done; the error outputs' texts."""
+    page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+    page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
+    page.wait_for_function(
+        "() => { const n = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');"
+        " const busy = [...n.querySelectorAll('.jp-InputPrompt')]"
+        ".some(p => p.textContent.includes('*'));"
+        " const idle = n.querySelector('.jp-Notebook-ExecutionIndicator')?.dataset.status"
+        " === 'idle'; return !busy && idle; }", timeout=150_000)
+    errors = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) "
+                          "[data-mime-type='application/vnd.jupyter.stderr']")
+    return [errors.nth(i).inner_text()[:200] for i in range(errors.count())]
+
+
 def session(chromium: str, root: Path, base: str, token: str, out: Path) -> list[str]:
     from playwright.sync_api import sync_playwright
 
     failures: list[str] = []
     lessons = sorted(p.relative_to(root).as_posix() for p in (root / "lessons").glob("*.ipynb"))
+    lessons.append(KOREAN)
     before = {p: (root / p).read_bytes() for p in lessons}
     with sync_playwright() as pw, tempfile.TemporaryDirectory() as profile:
         flags = CHROMIUM_FLAGS + (["--no-sandbox"] if os.geteuid() == 0 else [])
@@ -122,17 +140,7 @@ def session(chromium: str, root: Path, base: str, token: str, out: Path) -> list
         page.screenshot(path=str(out / "01-opened.png"))
 
         open_notebook(page, base, LESSON)
-        page.click(".lm-MenuBar-itemLabel:text-is('Run')")
-        page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
-        page.wait_for_function(
-            "() => { const n = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');"
-            " const busy = [...n.querySelectorAll('.jp-InputPrompt')]"
-            ".some(p => p.textContent.includes('*'));"
-            " const idle = n.querySelector('.jp-Notebook-ExecutionIndicator')?.dataset.status"
-            " === 'idle'; return !busy && idle; }", timeout=150_000)
-        errors = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) "
-                              "[data-mime-type='application/vnd.jupyter.stderr']")
-        texts = [errors.nth(i).inner_text()[:200] for i in range(errors.count())]
+        texts = run_all(page)
         check(not texts, f"{LESSON}: every cell ran without an error" +
               (f" (first: {texts[0]!r})" if texts else ""), failures)
         page.screenshot(path=str(out / "02-ran-all-cells.png"), full_page=True)
@@ -149,6 +157,26 @@ def session(chromium: str, root: Path, base: str, token: str, out: Path) -> list
               f"the viewer's slider moves with the keyboard ({shown[:16]!r} -> {moved[:16]!r})",
               failures)
         viewer.screenshot(path=str(out / "03-viewer-after-arrow-left.png"))
+
+        open_notebook(page, base, KOREAN)  # the Korean edition: same code, Korean words
+        texts = run_all(page)
+        check(not texts, f"{KOREAN}: every cell ran without an error" +
+              (f" (first: {texts[0]!r})" if texts else ""), failures)
+        panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+        heading = panel.locator(".jp-RenderedMarkdown h1").first.inner_text()
+        caption = panel.locator(".widget-vbox .widget-html-content").last.inner_text()
+        check("레슨 1" in heading and re.search("[\uac00-\ud7a3]", caption) is not None
+              and "messages ·" not in caption,
+              f"the Korean lesson reads in Korean ({heading[:20]!r}, viewer {caption[:24]!r})",
+              failures)
+        fonts = subprocess.run(["fc-list", ":lang=ko", "family"], capture_output=True,
+                               text=True).stdout.split() if shutil.which("fc-list") else []
+        if fonts:
+            print(f"PASS  the browser has a Korean font ({fonts[0]})", flush=True)
+        else:  # the check above reads the page's text; without a font it shows empty boxes
+            print("NOTE  no Korean font on this system: the screenshot shows boxes for Hangul "
+                  "(Debian/Ubuntu: `sudo apt install fonts-nanum`)", flush=True)
+        page.screenshot(path=str(out / "04-korean-ran-all-cells.png"), full_page=True)
         browser.close()
     changed = [p for p in lessons if (root / p).read_bytes() != before[p]]
     check(not changed, "no notebook file was written by opening or running it"
