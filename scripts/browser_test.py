@@ -148,7 +148,12 @@ def session(chromium: str, root: Path, base: str, token: str, out: Path) -> list
         viewer = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .widget-vbox").last
         viewer.scroll_into_view_if_needed()
         caption = viewer.locator(".widget-html-content").first
-        shown = caption.inner_text()
+        shown = ""
+        for _ in range(60):  # the live viewer renders after its cell finished: wait for it
+            shown = caption.inner_text() if caption.count() else ""
+            if shown.startswith("step "):
+                break
+            page.wait_for_timeout(500)
         viewer.locator(".noUi-handle, .widget-slider input, [role=slider]").first.focus()
         page.keyboard.press("ArrowLeft")
         page.wait_for_timeout(1000)
@@ -164,7 +169,13 @@ def session(chromium: str, root: Path, base: str, token: str, out: Path) -> list
               (f" (first: {texts[0]!r})" if texts else ""), failures)
         panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
         heading = panel.locator(".jp-RenderedMarkdown h1").first.inner_text()
-        caption = panel.locator(".widget-vbox .widget-html-content").last.inner_text()
+        captions = panel.locator(".widget-vbox .widget-html-content")
+        caption = ""
+        for _ in range(60):  # the live viewer renders after its cell finished: wait for it
+            caption = " ".join(captions.nth(i).inner_text() for i in range(captions.count()))
+            if re.search("[\uac00-\ud7a3]", caption):
+                break
+            page.wait_for_timeout(500)
         check("레슨 1" in heading and re.search("[\uac00-\ud7a3]", caption) is not None
               and "messages ·" not in caption,
               f"the Korean lesson reads in Korean ({heading[:20]!r}, viewer {caption[:24]!r})",
