@@ -157,8 +157,9 @@ def lab(python: Path, args: list[str]) -> int:
 def korean_menus(python: Path, env: dict) -> None:
     """JupyterLab's own menus in Korean too: the `ko` extra (the language pack), and the
     locale ko_KR in a settings folder used only by `lab --lang ko`."""
-    if quiet([str(python), "-m", "pip", "install", "--progress-bar", "off", "-e", ".[ko]",
-              "-c", str(CONSTRAINTS)], VENV / "install-ko.log") != 0:
+    if not korean_pack_installed(python) and quiet(
+            [str(python), "-m", "pip", "install", "--progress-bar", "off", "-e", ".[ko]",
+             "-c", str(CONSTRAINTS)], VENV / "install-ko.log") != 0:
         print(f"(JupyterLab's menus stay in English: the Korean language pack did not install; "
               f"see {VENV / 'install-ko.log'})")
         return
@@ -168,6 +169,13 @@ def korean_menus(python: Path, env: dict) -> None:
         plugin.parent.mkdir(parents=True, exist_ok=True)
         plugin.write_text('{"locale": "ko_KR"}\n', encoding="utf-8")
     env["JUPYTERLAB_SETTINGS_DIR"] = str(settings)
+
+
+def korean_pack_installed(python: Path) -> bool:
+    """Whether the course's environment has JupyterLab's Korean language pack already."""
+    found = subprocess.run([str(python), "-c", "import jupyterlab_language_pack_ko_KR"],
+                           capture_output=True)
+    return found.returncode == 0
 
 
 def wait_for_server(python: Path, proc: subprocess.Popen, page: str,

@@ -54,6 +54,7 @@ def deterministic_env() -> None:
     os.environ["AGENTLIB_OFFLINE"] = "1"
     os.environ["PYTHONHASHSEED"] = "0"
     os.environ.pop("MPLBACKEND", None)
+    os.environ.pop("AGENTLIB_LANG", None)  # each notebook's language is its own (its folder)
 
 
 def strip_volatile(nb: nbformat.NotebookNode) -> None:

@@ -6,12 +6,11 @@ strategy returns a history the API accepts and never mutates its input.
 """
 
 import json
-import os
 from types import SimpleNamespace
 
 import pytest
 from histories import agent_histories
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import agentlib
@@ -26,12 +25,6 @@ from agentlib.loop import Step, run_agent
 from agentlib.messages import blocks, validate
 from agentlib.tools import Toolbox
 from agentlib.workspace import parse_notice
-
-settings.register_profile("fast", max_examples=60, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("full", max_examples=1000, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 
 SUMMARIZER = agentlib.connect(offline=True)
 

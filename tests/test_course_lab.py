@@ -42,6 +42,7 @@ def lab(monkeypatch, tmp_path):
     monkeypatch.setattr(course, "wait_for_server",
                         lambda py, proc, page: f"http://localhost:8888/lab/tree/{page}")
     monkeypatch.setattr(course, "quiet", lambda cmd, log: installs.append(cmd) or 0)
+    monkeypatch.setattr(course, "korean_pack_installed", lambda python: False)
 
     def run(*args):
         started.clear()
@@ -67,6 +68,14 @@ def test_lang_ko_opens_the_korean_start_page_with_korean_menus(lab, tmp_path, ca
     plugin = settings / "@jupyterlab" / "translation-extension" / "plugin.jupyterlab-settings"
     assert json.loads(plugin.read_text(encoding="utf-8")) == {"locale": "ko_KR"}
     assert settings.is_relative_to(tmp_path)
+
+
+def test_lang_ko_installs_the_language_pack_only_once(lab, monkeypatch):
+    import course_script
+
+    monkeypatch.setattr(course_script, "korean_pack_installed", lambda python: True)
+    _, installs = lab("--lang", "ko")
+    assert installs == []
 
 
 def test_an_unknown_language_is_refused_by_name(lab):

@@ -59,23 +59,17 @@ def markdown_cells(path: Path) -> list[str]:
     return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
-def test_a_lesson_ends_with_its_exercise_and_the_next_lesson(path):
-    last = markdown_cells(path)[-1]
-    assert f"](../exercises/{exercise_of(path)})" in last
-    later = [p for p in LESSONS if p.name > path.name]
-    if later:
-        assert f"]({later[0].name})" in last
-
-
 KO_LESSONS = [ROOT / "lessons" / "ko" / p.name for p in LESSONS]
+EDITIONS = {"en": (LESSONS, "../exercises/"), "ko": (KO_LESSONS, "../../exercises/ko/")}
 
 
-@pytest.mark.parametrize("path", KO_LESSONS, ids=lambda p: f"ko/{p.name}")
-def test_a_korean_lesson_ends_with_its_korean_exercise_and_the_next_lesson(path):
+@pytest.mark.parametrize("edition, path", [(e, p) for e, (ps, _) in EDITIONS.items() for p in ps],
+                         ids=lambda x: x if isinstance(x, str) else x.name)
+def test_a_lesson_ends_with_its_exercise_and_the_next_lesson(edition, path):
+    lessons, exercises = EDITIONS[edition]
     last = markdown_cells(path)[-1]
-    assert f"](../../exercises/ko/{exercise_of(path)})" in last
-    later = [p for p in KO_LESSONS if p.name > path.name]
+    assert f"]({exercises}{exercise_of(path)})" in last
+    later = [p for p in lessons if p.name > path.name]
     if later:
         assert f"]({later[0].name})" in last
 

@@ -8,11 +8,10 @@ or marker. Profiles: `fast` (default, everyday) and `full` (1,000 examples per s
 """
 
 import json
-import os
 
 import pytest
 from histories import agent_histories
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import agentlib
@@ -21,12 +20,6 @@ from agentlib.context import truncate
 from agentlib.context.clear import PLACEHOLDER, Clearing, clear_tool_results
 from agentlib.context.compact import Compactor
 from agentlib.messages import SUMMARY_MARK, validate
-
-settings.register_profile("fast", max_examples=60, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("full", max_examples=1000, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 
 SUMMARIZER = agentlib.connect(offline=True)
 

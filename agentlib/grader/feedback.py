@@ -47,7 +47,7 @@ def _lines(checks: list[tuple[str, float, dict]]) -> list[tuple[str, float, dict
     return out
 
 
-def _words(g: Graded, language: str):
+def _words(language: str):
     """say() in the report's language, and a check's title and hint in it."""
     def say(text: str, **values: object) -> str:
         return i18n.say(text, language, **values)
@@ -65,7 +65,7 @@ def detail_of(r: dict, language: str) -> str:
 
 def markdown(g: Graded, language: str = "en") -> str:
     """The student's report, in Markdown, in English or Korean (`language`)."""
-    say, check = _words(g, language)
+    say, check = _words(language)
     out = [f"# {say('Assignment {a}: {student}', a=g.assignment, student=g.student)}", "",
            f"**{say('{got} of {total} points', got=number(g.points), total=number(g.max_points))}"
            f"** {say('({passed} of {total} checks passed)', passed=g.passed, total=len(g.columns))}"
@@ -107,7 +107,7 @@ def page(title: str, body: str, language: str = "en") -> str:
 def html_report(g: Graded, language: str = "en") -> str:
     """The student's report, as a standalone HTML page, in English or Korean."""
     e = html.escape
-    say, check = _words(g, language)
+    say, check = _words(language)
     heading = say("Assignment {a}: {student}", a=g.assignment, student=g.student)
     parts = [f"<h1>{e(heading)}</h1>",
              f"<p><b>{say('{got} of {total} points', got=number(g.points), total=number(g.max_points))}"
