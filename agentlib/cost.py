@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from . import models
+from agentlib import models
 
 PER = 1_000_000  # catalog prices are per million tokens
 
@@ -98,8 +98,8 @@ def floor(run, *, model: str = models.OFFLINE_MODEL) -> float:
     uncached, at the input price (it is read once: the next reply notes what it found);
     every output token at the output price. No rewrites, no summary calls, no call records
     or stale results kept. Read from `run.transcript` (every message ever added)."""
-    from . import tokens
-    from .messages import blocks
+    from agentlib import tokens
+    from agentlib.messages import blocks
 
     if not run.steps:
         return 0.0

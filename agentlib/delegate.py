@@ -17,11 +17,11 @@ from collections.abc import Sequence
 
 import anthropic
 
-from . import tokens
-from .loop import DEFAULT_SYSTEM, Run, run_agent
-from .messages import message_text
-from .tools import Toolbox
-from .workloads import Score, Workload
+from agentlib import tokens
+from agentlib.loop import DEFAULT_SYSTEM, Run, run_agent
+from agentlib.messages import message_text
+from agentlib.task import Score, Workload
+from agentlib.tools import Toolbox
 
 SUBAGENT_RULES = (
     "You are a sub-agent: a lead agent gave you this task, and your final reply is the only "
@@ -136,7 +136,7 @@ def wall_clock_steps(lead: Run, runs: Sequence[Run] = ()) -> int:
 def totals(runs: Sequence[Run], compactors: Sequence = ()) -> dict:
     """Requests, input tokens and dollars (prompt caching on, `agentlib.cost`) over all
     `runs` and the summary calls of any `compactors` (`agentlib.context.Compactor`) they used."""
-    from .cost import cost  # the course's one price function
+    from agentlib.cost import cost  # the course's one price function
 
     folds = [c for comp in compactors for c in comp.compactions]
     summary = (sum(c.summary_input_tokens for c in folds),

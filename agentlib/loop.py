@@ -23,13 +23,14 @@ from typing import Any
 
 import anthropic
 
-from . import models, profile, tokens
-from .derived import Derived, changes
-from .messages import message_text, user
-from .meter import BudgetExceeded
-from .models import model_name, quiet_thinking
+from agentlib import models, tokens
+from agentlib.derived import Derived, changes
+from agentlib.messages import message_text, user
+from agentlib.meter import BudgetExceeded
+from agentlib.models import model_name, quiet_thinking
 
 Strategy = Callable[[list[dict]], list[dict]]
+MAX_STEPS = 60  # requests before run_agent gives up on a run that does not answer
 DEFAULT_SYSTEM = ("You are a careful agent with tools. Work step by step, and after each "
                   "tool result write down what you learned before the next call.")
 
@@ -119,12 +120,12 @@ def apply_context(strategies: Sequence[Strategy], messages: list[dict]) -> tuple
 
 
 def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strategy] = (),
-              system: str | None = DEFAULT_SYSTEM, max_steps: int | None = None,
+              system: str | None = DEFAULT_SYSTEM, max_steps: int = MAX_STEPS,
               model: str | None = None, max_tokens: int = 2048, label: str = "",
               history: list[dict] | None = None, extra: dict | None = None,
               extra_tools=None, cache: bool | Callable = False) -> Run:
-    """Run `workload` until the agent answers, `max_steps` requests (default: the profile's,
-    60 offline, fewer live), or an API error.
+    """Run `workload` until the agent answers, `max_steps` requests (a guard against a model
+    that loops; the course passes its profile's), or an API error.
 
     `history` continues an earlier conversation instead of starting with the task;
     `extra` adds request parameters (for example `context_management`, with a beta client);
@@ -142,9 +143,7 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
     (`stopped = "cut: <stop reason>"`). When the budget stops a request
     (`meter.BudgetExceeded`) the error is raised with the run so far as `error.run`.
     """
-    if max_steps is None:
-        max_steps = profile.sizes().max_steps
-    if max_steps < 1:
+    if not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError(f"max_steps must be at least 1, got {max_steps}")
     toolbox = workload.toolbox + extra_tools if extra_tools else workload.toolbox
     tools = toolbox.definitions

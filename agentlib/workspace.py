@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from .tools import short_repr
+from agentlib.tools import short_repr
 
 # ---------------------------------------------------------------- the notice a paged read ends with
 

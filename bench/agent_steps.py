@@ -15,9 +15,9 @@ import statistics
 import sys
 import time
 
-import agentlib
-from agentlib import workloads
+import coursekit
 from agentlib.loop import run_agent
+from coursekit import workloads
 
 
 class Clock:
@@ -42,7 +42,7 @@ def around(values, i, width=5):
 
 
 def main(n_files: int = 500) -> int:
-    client = agentlib.connect(offline=True, context_window=2_000_000)
+    client = coursekit.connect(offline=True, context_window=2_000_000)
     clock = Clock()
     t0 = time.perf_counter()
     run = run_agent(client, workloads.audit(n_files), context=[clock], max_steps=n_files + 10,

@@ -15,8 +15,8 @@ import sys
 import time
 
 from agentlib import tokens
-from agentlib.histories import agent_history
 from agentlib.messages import is_valid
+from coursekit.histories import agent_history
 
 N_MESSAGES = 2_000
 MIN_SPEEDUP = 10.0

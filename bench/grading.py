@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/grading.py [--assignment 02] [--students 30] [--jobs N]
 
-Prints the wall time of `python -m agentlib.grade` (default --jobs: the core count) and
+Prints the wall time of `python -m classroom.grade` (default --jobs: the core count) and
 checks that every student got full marks. Offline; writes only to a temporary folder.
 """
 
@@ -33,7 +33,7 @@ def main() -> int:
         folder.mkdir()
         for i in range(args.students):
             shutil.copy(source, folder / f"student{i:02d}.ipynb")
-        cmd = [sys.executable, "-m", "agentlib.grade", str(folder), "--csv",
+        cmd = [sys.executable, "-m", "classroom.grade", str(folder), "--csv",
                str(Path(tmp) / "grades.csv")]
         if args.jobs:
             cmd += ["--jobs", str(args.jobs)]

@@ -1,6 +1,6 @@
-"""Helpers for the tests of the exercise checks (agentlib/checks/lessonNN.py)."""
+"""Helpers for the tests of the exercise checks (classroom/checks/lessonNN.py)."""
 
-from agentlib.grading import CHECKS, run_checks
+from classroom.grading import CHECKS, run_checks
 
 
 def statuses(exercise: str, **namespace) -> dict[str, str]:

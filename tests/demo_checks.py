@@ -1,11 +1,11 @@
 """A tiny demo exercise, `ex0.add`: the grader's own test fixture, and an example of a
-teacher's checks file (`python -m agentlib.grade DIR --checks tests/demo_checks.py`).
+teacher's checks file (`python -m classroom.grade DIR --checks tests/demo_checks.py`).
 
 The learner writes `add(a, b)`; the checks show the three shapes a check takes:
 a plain value, an edge case, and a property over several inputs.
 """
 
-from agentlib.grading import register
+from classroom.grading import register
 
 HINT = "return a + b"
 

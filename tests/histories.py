@@ -1,6 +1,6 @@
 """Generated agent histories for property tests (hypothesis), shared by every strategy.
 
-The one generator of the course (`agentlib.histories.agent_history`, also used by the
+The one generator of the course (`coursekit.histories.agent_history`, also used by the
 exercise checks and the benchmarks), driven by hypothesis's own random numbers so that a
 failing example shrinks, with every rare shape on: string content, results as text blocks,
 text after results, a summary in place of the task, results of a few to 400 lines.
@@ -8,7 +8,7 @@ text after results, a summary in place of the task, results of a few to 400 line
 
 from hypothesis import strategies as st
 
-from agentlib.histories import agent_history
+from coursekit.histories import agent_history
 
 
 @st.composite

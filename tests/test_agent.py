@@ -3,12 +3,14 @@
 import pytest
 
 import agentlib
-from agentlib import models, workloads
+import coursekit
+from agentlib import models
 from agentlib.context import SlidingWindow, truncate
 from agentlib.loop import run_agent
 from agentlib.messages import tool_result, user, validate
-from agentlib.offline.agent import NO_TASK
 from agentlib.tools import Toolbox
+from coursekit import workloads
+from standin.agent import NO_TASK
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +45,7 @@ def test_overflow_ends_the_run_and_keeps_the_trace(client):
     request is refused with the API's 400. Either way the run stops and keeps its trace."""
     audit = workloads.audit(12)
     window = 6000 + models.tool_prompt_tokens("course-model-1", audit.tools)  # the API's own
-    small = agentlib.connect(offline=True, context_window=window)
+    small = coursekit.connect(offline=True, context_window=window)
     run = run_agent(small, audit, max_tokens=256)
     assert run.stopped == "cut: model_context_window_exceeded"
     last = run.steps[-1]

@@ -6,9 +6,10 @@ compaction blocks and edits, `usage.iterations`, and top-level on-demand `compac
 from anthropic import beta_tool
 from apitools import MODEL, TASK, ask, connect, message, no_network, refused  # noqa: F401
 
-from agentlib import tokens, workloads
+from agentlib import tokens
 from agentlib.messages import assistant, tool_result, tool_use, user
-from agentlib.offline import compaction
+from coursekit import workloads
+from standin import compaction
 
 EDIT_BETA = ["compact-2026-01-12"]
 NOW_BETA = ["compact-2026-09-04"]

@@ -10,7 +10,7 @@ from apitools import LOG_TOOL, MODEL, SONNET, TASK, ask, connect, message, no_ne
 
 from agentlib import models, tokens
 from agentlib.messages import assistant, user
-from agentlib.offline.agent import NO_TASK
+from standin.agent import NO_TASK
 
 SDK_MODELS = typing.get_args(typing.get_args(model_param.ModelParam)[0])
 
@@ -113,7 +113,7 @@ def test_an_unknown_task_gets_a_plain_reply(messages, tools):
 
 
 def test_prices_come_from_the_catalog():
-    from agentlib import bench
+    from coursekit import bench
 
     p = models.prices(models.OFFLINE_MODEL)
     assert bench.PRICES["input"] == p.input and bench.PRICES["cache_read"] == p.cache_read

@@ -14,7 +14,7 @@ from anthropic.types import anthropic_beta_param
 from apitools import LOG_TOOL, MODEL, TASK, ask, connect, message, no_network, refused  # noqa: F401
 
 from agentlib.messages import assistant, tool_result, tool_use, user
-from agentlib.offline import betas
+from standin import betas
 
 CLIENT_SIDE = {"extra_headers", "extra_query", "extra_body", "timeout"}
 LONG_SYSTEM = "You read incident logs carefully. " * 200

@@ -14,8 +14,8 @@ from anthropic import beta_tool
 from apitools import LOG_TOOL, MODEL, SONNET, TASK, ask, connect, message, no_network, refused  # noqa: F401
 
 import agentlib
-from agentlib import workloads
 from agentlib.messages import user
+from coursekit import workloads
 
 
 def same_reply(a, b) -> bool:

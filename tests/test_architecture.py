@@ -1,6 +1,6 @@
 """The package's shape: who may import whom, and module sizes.
 
-The stand-in (`agentlib/offline/`) is a server: it must not import the client-side
+The stand-in (`standin/`) is a server: it must not import the client-side
 strategies it stands in for (`agentlib.context`) nor the client, or a learner who edits
 `context/clear.py` would silently change the "API". The strategies never import the
 client either (they are given one). Imports are read from the source, lazy ones included.
@@ -46,7 +46,7 @@ def test_the_stand_in_imports_neither_the_strategies_nor_the_client():
 
 
 def test_the_strategies_never_import_the_client():
-    assert edges("context", ("agentlib.client", "agentlib.connect", "agentlib.offline")) == []
+    assert edges("context", ("agentlib.client", "agentlib.connect", "standin")) == []
 
 
 def test_the_import_reader_sees_relative_and_lazy_imports(tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from agentlib import bench
+from coursekit import bench
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -14,7 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import agentlib
-from agentlib import bench, cost, models, tokens, workloads
+import coursekit
+from agentlib import cost, models, tokens
 from agentlib.context import Clearing, cap
 from agentlib.context.batch import BatchClearing
 from agentlib.context.breakpoints import MARK, Breakpoints, stable_end
@@ -25,6 +26,7 @@ from agentlib.loop import Step, run_agent
 from agentlib.messages import blocks, validate
 from agentlib.tools import Toolbox
 from agentlib.workspace import parse_notice
+from coursekit import bench, workloads
 
 SUMMARIZER = agentlib.connect(offline=True)
 
@@ -149,7 +151,7 @@ def test_batch_clearing_property(history, keep, trigger, down_to, at_least):
 def test_batch_clearing_moves_between_its_two_marks():
     """On a growing run: no clear while the history is at most `trigger`; each clear brings
     it down to `down_to` (or to the newest `keep` results, if that is as far as it goes)."""
-    from agentlib.histories import agent_history
+    from coursekit.histories import agent_history
 
     run = agent_history("batch", 80, parallel=1, lines=(20, 30), answer=0, text_rate=0,
                         error_rate=0)
@@ -202,7 +204,7 @@ def test_low_water_compactor_folds_less_often_than_a_plain_one():
         w = workloads.audit(80, seed=7)
         ws = w.workspace
         w.toolbox = Toolbox([ws.list_files, cap(ws.read_file, max_chars=1_500), ws.search])
-        client = agentlib.connect(offline=True, context_window=16_000)
+        client = coursekit.connect(offline=True, context_window=16_000)
         r = run_agent(client, w, context=[Clearing(1), compactor(client)], max_steps=360,
                       max_tokens=1024, cache=Breakpoints(newest=False))
         return r, len(r.history)
@@ -222,7 +224,7 @@ def test_low_water_compactor_folds_less_often_than_a_plain_one():
 def test_head_tail_lines_property(n, max_chars, offset):
     """Within the budget; whole lines from the start and the end, in order, around a notice
     that names the first line left out, as the course model reads notices."""
-    from agentlib.offline.agent import parse_notice as model_reads
+    from standin.agent import parse_notice as model_reads
 
     text = "".join(f"line {k}: {'x' * (k % 37)}\n" for k in range(offset, offset + n))
     out = head_tail_lines(text, "a.log", offset, max_chars)
@@ -243,7 +245,7 @@ def test_head_tail_shows_the_needle_at_the_end_and_the_model_answers():
     page = cap(ws.read_file, max_chars=3_000, tail=True)("incident.log")
     assert "root cause confirmed" in page and len(page) <= 3_000
     needle.toolbox = Toolbox([ws.list_files, cap(ws.read_file, max_chars=3_000, tail=True)])
-    run = run_agent(agentlib.connect(offline=True, context_window=8_000), needle,
+    run = run_agent(coursekit.connect(offline=True, context_window=8_000), needle,
                     max_tokens=512)
     assert run.score.success and run.calls == 2
 

@@ -4,13 +4,15 @@ import anthropic
 import pytest
 
 import agentlib
-from agentlib import tokens, workloads
+import coursekit
+from agentlib import tokens
 from agentlib.context.cap import cap, cap_text
 from agentlib.context.clear import PLACEHOLDER, Clearing, clear_tool_results
 from agentlib.loop import run_agent
 from agentlib.messages import copy_history, validate
 from agentlib.tools import Toolbox
 from agentlib.workspace import parse_notice
+from coursekit import workloads
 
 BETA = {"betas": ["context-management-2025-06-27"]}
 
@@ -55,7 +57,7 @@ def test_cap_by_tokens_and_silent_mode():
 
 
 def test_silent_cap_fails_needle_noticed_cap_succeeds():
-    client = agentlib.connect(offline=True, context_window=16_000)
+    client = coursekit.connect(offline=True, context_window=16_000)
     silent = run_agent(client, capped_needle(3000, silent=True), max_tokens=512)
     noticed = run_agent(client, capped_needle(3000, silent=False), max_tokens=512)
     assert silent.stopped == "answered" and not silent.score.success
@@ -117,7 +119,7 @@ def test_deleting_a_result_is_the_400_but_emptying_is_not():
 
 
 def test_clearing_finishes_where_append_only_overflows_with_the_same_score():
-    small = agentlib.connect(offline=True, context_window=8000)
+    small = coursekit.connect(offline=True, context_window=8000)
     w = workloads.audit(12)
     plain = run_agent(small, w, max_tokens=512)
     assert plain.stopped.startswith("error: prompt is too long")
@@ -136,7 +138,7 @@ def test_server_side_clearing_matches_client_side():
     w = workloads.audit(12)
     edit = {"type": "clear_tool_uses_20250919", "trigger": {"type": "input_tokens",
                                                            "value": 4000}}
-    small = agentlib.connect(offline=True, context_window=8000)
+    small = coursekit.connect(offline=True, context_window=8000)
     server = run_agent(small, w, max_tokens=512,
                        extra={**BETA, "context_management": {"edits": [edit]}})
     assert server.score.success

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from checktools import statuses
 
-from agentlib.grading import CHECKS, exercises_matching
+from classroom.grading import CHECKS, exercises_matching
 
 SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
 EXERCISES = sorted(

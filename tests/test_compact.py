@@ -4,7 +4,7 @@ import anthropic
 import pytest
 
 import agentlib
-from agentlib import workloads
+import coursekit
 from agentlib.context.compact import (
     FREE_FORM_PROMPT,
     PARAPHRASE_PROMPT,
@@ -16,12 +16,13 @@ from agentlib.context.compact import (
 )
 from agentlib.loop import run_agent
 from agentlib.messages import assistant, copy_history, starts_with_tool_result, user, validate
+from coursekit import workloads
 
 COMPACT_BETA = {"betas": ["compact-2026-01-12"]}
 
 
 def small():
-    return agentlib.connect(offline=True, context_window=8000)
+    return coursekit.connect(offline=True, context_window=8000)
 
 
 def test_compaction_finishes_where_append_only_overflows():
@@ -63,7 +64,7 @@ def test_the_cut_never_splits_a_pair():
 
 def test_a_failing_summarizer_loses_nothing_and_retries():
     c = small()
-    broken = agentlib.connect(offline=True, faults={1: 500}, max_retries=0)
+    broken = coursekit.connect(offline=True, faults={1: 500}, max_retries=0)
     history = run_agent(agentlib.connect(offline=True), workloads.audit(6), max_steps=6).history
     snapshot = copy_history(history)
     compactor = Compactor(broken, trigger=10, margin=0, keep=2)
@@ -73,7 +74,7 @@ def test_a_failing_summarizer_loses_nothing_and_retries():
     out = compactor(history)  # next step: the summarizer answers
     assert out is not history and len(compactor.compactions) == 1
     run = run_agent(c, workloads.audit(12), max_tokens=512, context=[
-        Compactor(agentlib.connect(offline=True, faults={1: 500}, max_retries=0),
+        Compactor(coursekit.connect(offline=True, faults={1: 500}, max_retries=0),
                   trigger=5000, keep=4)])
     assert run.score.success
 
@@ -206,7 +207,7 @@ def test_a_paraphrasing_summary_keeps_the_number_but_not_the_limit():
 
 
 def test_the_summarizer_restates_only_when_asked_and_never_against_verbatim():
-    from agentlib.offline import summarizer
+    from standin import summarizer
 
     turns = [("USER", "Plan a trip."), ("USER", "Hard limits: the budget is at most $900.")]
     restated = summarizer.summarize(turns, PARAPHRASE_PROMPT)

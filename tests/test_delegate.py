@@ -8,7 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 import agentlib
-from agentlib import tokens, workloads
+import coursekit
+from agentlib import tokens
 from agentlib.context import Compactor
 from agentlib.delegate import (
     LEAD_RULES,
@@ -23,6 +24,7 @@ from agentlib.delegate import (
 from agentlib.loop import DEFAULT_SYSTEM, run_agent
 from agentlib.messages import assistant, tool_result, tool_use, user
 from agentlib.tools import Toolbox
+from coursekit import workloads
 
 
 def files_of(work):
@@ -189,7 +191,7 @@ def test_the_lead_says_which_results_are_missing_without_inventing_pairs(client)
 @pytest.fixture(scope="module")
 def team_run():
     work = workloads.audit(24, seed=4, folders=3)
-    client = agentlib.connect(offline=True, context_window=24_000)
+    client = coursekit.connect(offline=True, context_window=24_000)
     team = Team(client, work.toolbox, budget=120)
     lead_work = replace(work, toolbox=Toolbox([work.workspace.list_files]) + team.toolbox())
     lead = run_agent(client, lead_work, system=f"{DEFAULT_SYSTEM} {LEAD_RULES}", cache=True)
@@ -224,7 +226,7 @@ def test_wall_clock_is_the_lead_plus_the_longest_sub_agent(team_run):
 
 
 def test_totals_add_up_every_agent(team_run):
-    from agentlib.bench import cost
+    from coursekit.bench import cost
 
     _, team, lead = team_run
     runs = [lead, *team.runs]
@@ -235,7 +237,7 @@ def test_totals_add_up_every_agent(team_run):
 
 
 def test_totals_count_a_compactors_summary_calls():
-    from agentlib.bench import PRICES
+    from coursekit.bench import PRICES
 
     comp = Compactor(agentlib.connect(offline=True), trigger=1_000)
     comp.compactions.append(SimpleNamespace(summary_input_tokens=2_000, summary_output_tokens=100))
@@ -299,7 +301,7 @@ def test_handing_back_everything_fails_by_the_window_alone(window, answered):
     """It overflows a small window; in a large one the same lead answers right from the
     transcripts (the stand-in reads them as a model would)."""
     work = workloads.audit(24, seed=4, folders=3)
-    client = agentlib.connect(offline=True, context_window=window)
+    client = coursekit.connect(offline=True, context_window=window)
     tools = Toolbox([work.workspace.list_files, everything_tool(Team(client, work.toolbox))])
     lead = run_agent(client, replace(work, toolbox=tools), system=f"{DEFAULT_SYSTEM} {LEAD_RULES}")
     assert (lead.stopped == "answered") is answered, lead.stopped

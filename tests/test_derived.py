@@ -5,8 +5,8 @@ import random
 
 from agentlib import tokens
 from agentlib.derived import GENERATIONS, Derived, changes, extends
-from agentlib.histories import agent_history
 from agentlib.messages import user
+from coursekit.histories import agent_history
 
 
 def test_changes_follow_the_lineage_and_collect_what_was_replaced():

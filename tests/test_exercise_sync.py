@@ -60,7 +60,7 @@ def solution_notebook() -> nbformat.NotebookNode:
     answer = new_markdown_cell("Why?\n\n<!-- BEGIN SOLUTION -->\nBecause\nit splits pairs.\n"
                                "<!-- END SOLUTION -->\n\nNext.")
     hidden = new_code_cell("print('only in solutions')", metadata={"tags": ["solution-only"]})
-    check = new_code_cell("from agentlib.grading import check\ncheck('l02.keep_last')")
+    check = new_code_cell("from classroom.grading import check\ncheck('l02.keep_last')")
     return new_notebook(cells=[code, answer, hidden, check])
 
 

@@ -24,8 +24,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from agentlib import grading
-from agentlib.grader import assignments
+from classroom import grading
+from classroom.grader import assignments
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ["--checks", str(Path(__file__).with_name("demo_checks.py"))]  # ex0 is not the course's
@@ -125,7 +125,7 @@ def test_check_never_raises(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_check_reads_the_callers_globals(capsys: pytest.CaptureFixture[str]) -> None:
-    ns_with("from agentlib.grading import check\n"
+    ns_with("from classroom.grading import check\n"
             "def add(a, b):\n    return a + b\n"
             "check('ex0')")  # a prefix selects every exercise under it
     assert capsys.readouterr().out.count("PASS  ex0.add") == 3
@@ -192,7 +192,7 @@ def test_assignment_is_told_by_what_a_notebook_checks_then_by_its_name(tmp_path:
 
 # ---------------------------------------------------------------- the grading command
 
-CHECK_CELL = "from agentlib.grading import check\ncheck('ex0.add')"
+CHECK_CELL = "from classroom.grading import check\ncheck('ex0.add')"
 RIGHT = "def add(a, b):\n    return a + b"
 WRONG = "def add(a, b):\n    return a - b"
 TODO = "def add(a, b):\n    # YOUR CODE HERE\n    raise NotImplementedError()"
@@ -214,8 +214,8 @@ def tricks(folder: Path, out_csv: Path, marker: Path) -> dict[str, list[str]]:
                     "            try:\n                with open(f'/proc/{pid}/fd/{fd}', 'w') "
                     "as f: f.write(line + '\\n')\n            except OSError: pass\n"
                     "os.kill(os.getppid(), 9)"],
-        "module_patch": [WRONG, "import agentlib.grading as g, agentlib.tokens as t, "
-                         "agentlib.messages as m, agentlib.checks.own_demo_checks as d\n"
+        "module_patch": [WRONG, "import classroom.grading as g, agentlib.tokens as t, "
+                         "agentlib.messages as m, classroom.checks.own_demo_checks as d\n"
                          "t.estimate_text = lambda text: 0\nm.validate = lambda msgs: None\n"
                          "g.CHECKS.clear()\ng.run_checks = lambda *a, **k: []\n"
                          "d._adds_small = d._adds_negative = d._commutes = lambda ns: None"],
@@ -267,7 +267,7 @@ notebooks, or inside a container), so they run only where namespaces work."""
 
 
 def namespaces_work() -> bool:
-    from agentlib.grader.sandbox import isolation_mode
+    from classroom.grader.sandbox import isolation_mode
 
     return isolation_mode(str(ROOT)) == "namespaces"
 
@@ -309,7 +309,7 @@ def write_notebook(path: Path, sources: list[str], declare: bool = True) -> None
 def run_grader(folder: Path, out_csv: Path, *extra: str, env: dict | None = None,
                user: list[str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [*(user or []), sys.executable, "-m", "agentlib.grade", str(folder), "--csv",
+        [*(user or []), sys.executable, "-m", "classroom.grade", str(folder), "--csv",
          str(out_csv), "--cell-timeout", "4", "--check-timeout", "4", "--deadline", "60",
          *DEMO, *extra], capture_output=True, text=True, encoding="utf-8", timeout=600,
         env=env or dict(os.environ), cwd=str(ROOT))
@@ -326,7 +326,7 @@ def statuses(row: dict) -> list[str]:
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """Run `python -m agentlib.grade` once on every honest and every hostile notebook."""
+    """Run `python -m classroom.grade` once on every honest and every hostile notebook."""
     base = tmp_path_factory.mktemp("grading")
     folder, out_csv, marker = base / "submissions", base / "grades.csv", base / "marker.txt"
     adversarial = tricks(folder, out_csv, marker)
@@ -414,7 +414,7 @@ def test_a_rerun_resumes_and_a_killed_grader_keeps_its_rows(tmp_path: Path) -> N
     for name in ("a1", "a2", "a3"):
         write_notebook(folder / f"{name}.ipynb", [RIGHT])
     write_notebook(folder / "slow.ipynb", [RIGHT, "import time\ntime.sleep(3)"])
-    cmd = [sys.executable, "-m", "agentlib.grade", str(folder), "--csv", str(out_csv),
+    cmd = [sys.executable, "-m", "classroom.grade", str(folder), "--csv", str(out_csv),
            "--jobs", "1", *DEMO]
     env = dict(os.environ, TMPDIR=str(tmp_path / "tmp"))  # the runs' folders, kept apart
     (tmp_path / "tmp").mkdir()
@@ -470,7 +470,7 @@ def _can_run_as_nobody() -> str:
     if sys.platform != "linux" or os.geteuid() != 0 or not Path("/usr/bin/setpriv").exists():
         return "needs root and setpriv to switch to an unprivileged user"
     probe = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                            sys.executable, "-c", "import agentlib.grade"],
+                            sys.executable, "-c", "import classroom.grade"],
                            capture_output=True, cwd=str(ROOT))
     return "" if probe.returncode == 0 else "this Python is not usable by an unprivileged user"
 

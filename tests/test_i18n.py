@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 from test_viz import fake_run  # noqa: E402
 
-from agentlib import i18n, viz  # noqa: E402
+from coursekit import i18n, viz  # noqa: E402
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 KEPT_AS_IS = {"tool_use", "tool_result"}  # the API's own names stay as they are
@@ -117,34 +117,34 @@ def all_checks():
     import importlib
     import pkgutil
 
-    import agentlib.checks as package
-    from agentlib import grading
+    import classroom.checks as package
+    from classroom import grading
 
     for module in pkgutil.iter_modules(package.__path__):
         if module.name.startswith("lesson"):
-            importlib.import_module(f"agentlib.checks.{module.name}")
+            importlib.import_module(f"classroom.checks.{module.name}")
     return [(exercise, c) for exercise, checks in grading.CHECKS.items() for c in checks
-            if c.fn.__module__.startswith("agentlib.checks.")]  # not a test's own checks
+            if c.fn.__module__.startswith("classroom.checks.")]  # not a test's own checks
 
 
 def test_every_check_speaks_both_languages():
-    from agentlib.checks.ko import CHECKS_KO
+    from classroom.checks.ko import CHECKS_KO
 
     checks = all_checks()
     assert len(checks) > 100
     missing = [f"{ex}: {c.title}" for ex, c in checks if (ex, c.title) not in CHECKS_KO]
-    assert not missing, "no Korean in agentlib/checks/ko.py for:\n" + "\n".join(missing)
+    assert not missing, "no Korean in classroom/checks/ko.py for:\n" + "\n".join(missing)
     for ex, c in checks:
         title, hint = CHECKS_KO[ex, c.title]
         assert HANGUL.search(title), f"{ex}: {c.title}: the Korean title has no Hangul"
         assert not c.hint or HANGUL.search(hint), f"{ex}: {c.title}: the hint is not in Korean"
     stale = set(CHECKS_KO) - {(ex, c.title) for ex, c in checks}
-    assert not stale, f"agentlib/checks/ko.py has entries for checks that do not exist: {stale}"
+    assert not stale, f"classroom/checks/ko.py has entries for checks that do not exist: {stale}"
 
 
 def test_check_lines_follow_the_notebook(korean):
-    from agentlib import grading
-    from agentlib.checks.ko import CHECKS_KO
+    from classroom import grading
+    from classroom.checks.ko import CHECKS_KO
 
     (exercise, title), (korean_title, _) = next(iter(CHECKS_KO.items()))
     result = grading.Result(exercise, title, "fail", "it returned 3", "the hint")
@@ -154,13 +154,13 @@ def test_check_lines_follow_the_notebook(korean):
 
 
 def CHECKS_KO_TITLE(exercise, title):  # noqa: N802
-    from agentlib.checks.ko import CHECKS_KO
+    from classroom.checks.ko import CHECKS_KO
     return CHECKS_KO[exercise, title][0]
 
 
 def test_the_grader_reports_in_the_teachers_language(tmp_path):
-    from agentlib.grader import feedback
-    from agentlib.grader.gradebook import Graded
+    from classroom.grader import feedback
+    from classroom.grader.gradebook import Graded
 
     (exercise, c), *_ = all_checks()
     g = Graded("kim", "01", "01_append_only_growth.ipynb", "0" * 64, [(exercise, c.title, 1.0)],
@@ -173,7 +173,7 @@ def test_the_grader_reports_in_the_teachers_language(tmp_path):
     assert c.title not in korean and "returned None" in korean  # details are data, kept
     g.results[0]["detail"] = "not attempted yet"
     assert "아직 시도하지 않았습니다" in feedback.markdown(g, "ko")
-    from agentlib.grade import table
+    from classroom.grade import table
     assert CHECKS_KO_TITLE(exercise, c.title) in table([g], "ko")
     feedback.write_reports(tmp_path, g, "ko")
     page = (tmp_path / "kim" / "01.html").read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ import math
 import pytest
 from checktools import statuses
 
-from agentlib.grading import run_checks
+from classroom.grading import run_checks
 
 # ---------------------------------------------------------------- ex1.agent_loop
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from checktools import all_pass, statuses
 
-from agentlib.checks import lesson02
 from agentlib.context import truncate
-from agentlib.grading import CHECKS, run_checks
 from agentlib.messages import blocks, starts_with_tool_result, user
+from classroom.checks import lesson02
+from classroom.grading import CHECKS, run_checks
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ["ex2.find_split", "ex2.safe_truncate", "ex2.pin_task"]

@@ -12,10 +12,10 @@ import pytest
 from checktools import statuses
 
 from agentlib import tokens
-from agentlib.checks import lesson04
 from agentlib.context.clear import PLACEHOLDER, clear_tool_results
-from agentlib.grading import CHECKS, run_checks
 from agentlib.messages import blocks, validate
+from classroom.checks import lesson04
+from classroom.grading import CHECKS, run_checks
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ["ex4.empty_not_delete", "ex4.clear_old_results", "ex4.freed_tokens"]

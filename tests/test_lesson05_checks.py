@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from checktools import all_pass, statuses
 
-from agentlib.checks import lesson05
 from agentlib.context.compact import FREE_FORM_PROMPT, STRUCTURED_PROMPT
 from agentlib.context.truncate import safe_start
-from agentlib.grading import CHECKS, run_checks
 from agentlib.messages import blocks, starts_with_tool_result, validate
 from agentlib.tokens import estimate
+from classroom.checks import lesson05
+from classroom.grading import CHECKS, run_checks
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ["ex5.should_compact", "ex5.safe_boundary", "ex5.structured_prompt"]

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from checktools import all_pass, statuses, title
 
-from agentlib.checks import lesson06
-from agentlib.grading import run_checks
 from agentlib.workspace import Workspace
+from classroom.checks import lesson06
+from classroom.grading import run_checks
 
 # ---------------------------------------------------------------- ex6.atomic_write
 

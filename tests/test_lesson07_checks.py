@@ -7,15 +7,15 @@ must catch it (and that every other check of the exercise still runs without cra
 import pytest
 from checktools import statuses, title
 
-from agentlib.checks import lesson07
 from agentlib.context.breakpoints import Breakpoints
 from agentlib.context.cap import cap
 from agentlib.context.clear import Clearing
 from agentlib.context.compact import FREE_FORM_PROMPT, Compactor
 from agentlib.context.lowwater import LowWaterCompactor
 from agentlib.context.truncate import SlidingWindow
-from agentlib.grading import run_checks
 from agentlib.tools import Toolbox
+from classroom.checks import lesson07
+from classroom.grading import run_checks
 
 # ---------------------------------------------------------------- ex7.run_cost
 
@@ -65,7 +65,7 @@ def _no_output(steps, prices):
 
 @pytest.mark.parametrize("wrong, start", [
     (_no_cache, "cache reads are part of input_tokens"),
-    (_no_cache, "agrees with agentlib.bench.cost"),
+    (_no_cache, "agrees with coursekit.bench.cost"),
     (_twice, "cache reads are part of input_tokens"),
     (_twice, "cache writes are billed"),
     (_writes_as_reads, "cache writes are billed"),
@@ -216,7 +216,7 @@ def _lazy_clearing(client, workload, notes_dir):  # within the peak, too many to
 
 
 def _foreign_client(client, workload, notes_dir):
-    from agentlib import connect
+    from coursekit import connect
 
     return {"context": [Compactor(connect(offline=True), 7_000)]}
 

@@ -21,10 +21,11 @@ SCRIPT = ROOT / "scripts" / "live_check.py"
 
 RUN = """\
 import agentlib
-from agentlib import profile, workloads
+import coursekit
+from coursekit import profile, workloads
 from agentlib.loop import run_agent
 P = profile.sizes()
-client = agentlib.connect(context_window=P.window)
+client = coursekit.connect(context_window=P.window)
 run = run_agent(client, workloads.audit(P.audit), max_steps=P.max_steps)
 print(P.profile, profile.scripted(client), client.course_model.unscripted.seed, run.stopped)
 """

@@ -11,11 +11,13 @@ except ImportError:  # pragma: no cover
     import httpx
 
 import agentlib
-from agentlib import loop, models, workloads
+import coursekit
+from agentlib import loop, models
 from agentlib.context import Clearing, SlidingWindow
 from agentlib.loop import run_agent
-from agentlib.offline.server import CourseModel
-from agentlib.offline.transport import BASE_URL, OfflineTransport
+from coursekit import workloads
+from standin.server import CourseModel
+from standin.transport import BASE_URL, OfflineTransport
 
 
 class Flaky(OfflineTransport):
@@ -97,7 +99,7 @@ def test_a_reply_cut_at_max_tokens_is_never_the_answer():
 def test_thinking_bound_to_an_edited_conversation_is_dropped_before_sending():
     """The default Claude model binds its thinking blocks to the conversation before them:
     after a strategy edits that conversation, the blocks must go (the API's 400 says so)."""
-    client = agentlib.connect(offline=True, unscripted=True, seed=1)
+    client = coursekit.connect(offline=True, unscripted=True, seed=1)
     run = run_agent(client, workloads.audit(8), context=[SlidingWindow(6)])
     assert not any("thinking" in (s.error or "") for s in run.steps), run.stopped
     thinking = [b for m in run.transcript if m["role"] == "assistant" for b in m["content"]
@@ -107,7 +109,7 @@ def test_thinking_bound_to_an_edited_conversation_is_dropped_before_sending():
 
 def test_without_dropping_them_the_api_answers_400(monkeypatch):
     monkeypatch.setattr(loop, "drop_stale_thinking", lambda before, after: after)
-    client = agentlib.connect(offline=True, unscripted=True, seed=1)
+    client = coursekit.connect(offline=True, unscripted=True, seed=1)
     run = run_agent(client, workloads.audit(8), context=[Clearing(1, trigger=1_500)])
     assert "bound to a different conversation" in run.steps[-1].error
 
@@ -137,7 +139,7 @@ def test_shown_thinking_stays_as_text_so_the_notes_survive_an_edit():
     out = loop.drop_stale_thinking(before, before[1:])  # the task dropped
     assert out[0]["content"][0] == {"type": "text", "text": "auth: 20, not above"}
     summarized = {"thinking": {"type": "between_tools", "display": "summarized"}}
-    small = agentlib.connect(offline=True, unscripted=True, seed=0, context_window=8_000)
+    small = coursekit.connect(offline=True, unscripted=True, seed=0, context_window=8_000)
     run = run_agent(small, workloads.audit(12), max_tokens=512, extra=summarized,
                     context=[Clearing(3, trigger=4_000)])
     assert run.score.success  # the notes in shown thinking outlived the clearing

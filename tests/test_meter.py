@@ -9,9 +9,11 @@ import anthropic
 import pytest
 
 import agentlib
-from agentlib import meter, models, profile, workloads
+import coursekit
+from agentlib import meter, models
 from agentlib.loop import run_agent
 from agentlib.messages import user
+from coursekit import profile, workloads
 
 MODEL = models.OFFLINE_MODEL
 ASK = {"model": MODEL, "max_tokens": 256, "messages": [user("Hello")]}
@@ -144,7 +146,7 @@ def test_the_usage_log_gets_one_line_per_response(tmp_path, monkeypatch):
 # ---------------------------------------------------------------- the client's window
 
 def test_the_scripted_stand_in_keeps_enforcing_the_window_itself():
-    small = agentlib.connect(offline=True, context_window=8_000)
+    small = coursekit.connect(offline=True, context_window=8_000)
     run = run_agent(small, workloads.audit(12), max_tokens=128)
     error = run.steps[-1].error
     found = re.fullmatch(r"400 BadRequestError: prompt is too long: (\d+) tokens > 8000 maximum",
@@ -156,7 +158,7 @@ def test_the_scripted_stand_in_keeps_enforcing_the_window_itself():
 
 
 def test_the_client_enforces_a_window_for_the_live_double():
-    small = agentlib.connect(offline=True, unscripted=True, seed=0, context_window=3_000)
+    small = coursekit.connect(offline=True, unscripted=True, seed=0, context_window=3_000)
     run = run_agent(small, workloads.audit(12), max_tokens=1024)
     error = run.steps[-1].error
     assert error.startswith("400 BadRequestError: prompt is too long: ")
@@ -171,10 +173,10 @@ def test_the_client_enforces_a_window_for_the_live_double():
 
 
 def test_a_request_that_fits_gets_max_tokens_lowered_to_the_room_left():
-    big = agentlib.connect(offline=True, unscripted=True, seed=0)
+    big = coursekit.connect(offline=True, unscripted=True, seed=0)
     model = models.model_name(big)
     n = big.messages.count_tokens(model=model, messages=[user("Hello")]).input_tokens
-    tight = agentlib.connect(offline=True, unscripted=True, seed=0, context_window=n + 3)
+    tight = coursekit.connect(offline=True, unscripted=True, seed=0, context_window=n + 3)
     r = tight.messages.create(model=model, max_tokens=500, messages=[user("Hello")])
     assert r.stop_reason == "max_tokens" and r.usage.output_tokens <= 3
     streamed = tight.messages.stream(model=model, max_tokens=500, messages=[user("Hello")])
@@ -184,7 +186,7 @@ def test_a_request_that_fits_gets_max_tokens_lowered_to_the_room_left():
 
 def test_the_window_is_checked_for_async_clients_too():
     async def go():
-        c = agentlib.connect_async(offline=True, unscripted=True, seed=0, context_window=5)
+        c = coursekit.connect(asynchronous=True, offline=True, unscripted=True, seed=0, context_window=5)
         await c.messages.create(model=models.model_name(), max_tokens=8,
                                 messages=[user("Hello there, a few words")])
 
@@ -194,7 +196,7 @@ def test_the_window_is_checked_for_async_clients_too():
 
 def test_a_bad_window_is_named():
     with pytest.raises(ValueError, match="context_window"):
-        agentlib.connect(offline=True, unscripted=True, context_window=-1)
+        coursekit.connect(offline=True, unscripted=True, context_window=-1)
 
 
 # ---------------------------------------------------------------- profiles
@@ -244,4 +246,4 @@ def test_estimates_price_calls_and_tokens_with_the_catalog(capsys, monkeypatch):
 
 def test_scripted_tells_the_saved_outputs_model_from_the_others():
     assert profile.scripted(agentlib.connect(offline=True))
-    assert not profile.scripted(agentlib.connect(offline=True, unscripted=True))
+    assert not profile.scripted(coursekit.connect(offline=True, unscripted=True))

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from agentlib.grader import nbgrader as export
-from agentlib.grader.assignments import columns
+from classroom.grader import nbgrader as export
+from classroom.grader.assignments import columns
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTION = ROOT / "solutions" / "02_truncation_and_the_400.ipynb"

@@ -12,6 +12,7 @@ import pytest
 from anthropic.types import Message, TextBlock, ToolUseBlock
 
 import agentlib
+import coursekit
 from agentlib import tokens
 from agentlib.client import OFFLINE_KEY
 from agentlib.messages import HistoryError, assistant, text, tool_result, tool_use, user, validate
@@ -153,7 +154,7 @@ def test_no_messages(client):
 
 
 def test_prompt_too_long():
-    c = agentlib.connect(offline=True, context_window=60)
+    c = coursekit.connect(offline=True, context_window=60)
     history = [ask("word " * 200)]
     n = tokens.count(history)
     assert n > 60
@@ -164,7 +165,7 @@ def test_prompt_too_long():
 def test_prompt_too_long_counts_system_and_tools():
     history = [ask("Which timeouts are above 30?")]
     n = tokens.input_tokens(history, system=SYSTEM, tools=TOOLS, model=MODEL)
-    c = agentlib.connect(offline=True, context_window=n - 1)
+    c = coursekit.connect(offline=True, context_window=n - 1)
     e = expect_400(c, history, system=SYSTEM, tools=TOOLS)
     assert msg(e) == f"prompt is too long: {n} tokens > {n - 1} maximum"
 
@@ -172,13 +173,13 @@ def test_prompt_too_long_counts_system_and_tools():
 def test_input_plus_max_tokens_over_the_window_cuts_the_reply():
     """Current models answer into the room the window leaves and say so in the stop reason
     (docs/api-facts.md 3.2); the old 400 is gone."""
-    c = agentlib.connect(offline=True, context_window=1000)
+    c = coursekit.connect(offline=True, context_window=1000)
     history = [ask(TASK)]
     n = tokens.input_tokens(history, system=SYSTEM, tools=TOOLS, model=MODEL)
     full = create(c, history, system=SYSTEM, tools=TOOLS, max_tokens=1000 - n)
     assert full.stop_reason == "tool_use"  # exactly at the limit: room for everything
     room = full.usage.output_tokens - 1  # one token short of the whole reply
-    tight = agentlib.connect(offline=True, context_window=n + room)
+    tight = coursekit.connect(offline=True, context_window=n + room)
     r = create(tight, history, system=SYSTEM, tools=TOOLS, max_tokens=512)
     assert r.stop_reason == "model_context_window_exceeded"
     assert r.usage.input_tokens == n and r.usage.output_tokens <= room
@@ -328,7 +329,7 @@ def test_unknown_path_and_oversized_body_at_the_server():
 
 
 def test_retried_faults_then_success():
-    c = agentlib.connect(faults={1: 529, 2: 429})
+    c = coursekit.connect(faults={1: 529, 2: 429})
     r = create(c, [ask()])
     assert isinstance(r, Message)
     assert c.course_model.calls == 3
@@ -336,7 +337,7 @@ def test_retried_faults_then_success():
 
 def test_overloaded_without_retries():
     assert hasattr(anthropic, "OverloadedError")
-    c = agentlib.connect(faults={1: 529}, max_retries=0)
+    c = coursekit.connect(faults={1: 529}, max_retries=0)
     with pytest.raises(anthropic.OverloadedError) as info:
         create(c, [ask()])
     e = info.value
@@ -348,7 +349,7 @@ def test_overloaded_without_retries():
 
 
 def test_rate_limited_without_retries():
-    c = agentlib.connect(faults={1: 429}, max_retries=0)
+    c = coursekit.connect(faults={1: 429}, max_retries=0)
     with pytest.raises(anthropic.RateLimitError) as info:
         create(c, [ask()])
     assert info.value.status_code == 429
@@ -356,7 +357,7 @@ def test_rate_limited_without_retries():
 
 
 def test_internal_server_error_without_retries():
-    c = agentlib.connect(faults={1: 500}, max_retries=0)
+    c = coursekit.connect(faults={1: 500}, max_retries=0)
     with pytest.raises(anthropic.InternalServerError) as info:
         create(c, [ask()])
     assert info.value.status_code == 500
@@ -365,7 +366,7 @@ def test_internal_server_error_without_retries():
 
 
 def test_faults_beyond_the_retries_surface():
-    c = agentlib.connect(faults={1: 529, 2: 529, 3: 529}, max_retries=2)
+    c = coursekit.connect(faults={1: 529, 2: 529, 3: 529}, max_retries=2)
     with pytest.raises(anthropic.OverloadedError):
         create(c, [ask()])
     assert c.course_model.calls == 3
@@ -434,7 +435,7 @@ def test_a_huge_request_fails_fast():
             "on to the next service in the list. ")
     big = para * (5_000_000 // len(para) + 1)
     assert len(big) >= 5_000_000
-    c = agentlib.connect(offline=True, context_window=200_000)
+    c = coursekit.connect(offline=True, context_window=200_000)
     start = time.perf_counter()
     e = expect_400(c, [ask(big)])
     elapsed = time.perf_counter() - start

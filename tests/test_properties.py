@@ -112,6 +112,6 @@ def test_malformed_histories_get_a_clear_error(strategy):
 
 
 def test_placeholder_is_what_the_model_recognises():
-    from agentlib.offline.agent import CLEARED_RE
+    from standin.agent import CLEARED_RE
 
     assert CLEARED_RE.match(PLACEHOLDER)

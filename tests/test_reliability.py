@@ -12,11 +12,12 @@ import anthropic
 import pytest
 
 import agentlib
-from agentlib import workloads
+import coursekit
 from agentlib.context.memory import memory_toolbox
 from agentlib.context.notes import Notes
 from agentlib.loop import run_agent
 from agentlib.workspace import Workspace
+from coursekit import workloads
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,14 +30,14 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_fault_bursts_are_retried_and_change_nothing(faults):
     w = workloads.audit(8)
     clean = run_agent(agentlib.connect(offline=True), w)
-    faulty_client = agentlib.connect(offline=True, faults=faults)
+    faulty_client = coursekit.connect(offline=True, faults=faults)
     faulty = run_agent(faulty_client, w)
     assert faulty.score == clean.score and faulty.history == clean.history
     assert faulty_client.course_model.calls == clean.calls + len(faults)
 
 
 def test_a_non_retryable_error_stops_the_run_and_keeps_the_trace():
-    client = agentlib.connect(offline=True, faults={4: 500}, max_retries=0)
+    client = coursekit.connect(offline=True, faults={4: 500}, max_retries=0)
     run = run_agent(client, workloads.audit(8))
     assert run.stopped.startswith("error: Internal server error")
     assert len(run.steps) == 4 and run.steps[-1].error.startswith("500 InternalServerError")

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from agentlib import workloads
+from coursekit import workloads
 
 AUDIT = workloads.audit(12)  # truth: email 90, media 40 (inherited), payments 90
 NEEDLE = workloads.needle(400)

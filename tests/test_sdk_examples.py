@@ -9,7 +9,7 @@ SDK falls back to sending the whole conversation, so each run makes one extra re
 import runpy
 from pathlib import Path
 
-from agentlib import workloads
+from coursekit import workloads
 
 EXAMPLES = Path(__file__).parent / "sdk_examples"
 

@@ -8,20 +8,22 @@ import re
 import pytest
 
 import agentlib
-from agentlib import models, workloads
+import coursekit
+from agentlib import models
 from agentlib.context import NOTES_RULES, STRUCTURED_PROMPT, Compactor, Notes
 from agentlib.delegate import LEAD_RULES, Team
 from agentlib.loop import DEFAULT_SYSTEM, run_agent
 from agentlib.messages import blocks
-from agentlib.offline import voice
 from agentlib.tools import Toolbox
+from coursekit import workloads
+from standin import voice
 
 SEEDS = range(10)
 PLAIN = models.OFFLINE_MODEL  # no thinking: every word the model wrote is visible
 
 
 def unscripted(seed, **kw):
-    return agentlib.connect(offline=True, unscripted=True, seed=seed, **kw)
+    return coursekit.connect(offline=True, unscripted=True, seed=seed, **kw)
 
 
 def texts(run) -> str:
@@ -163,7 +165,7 @@ def test_the_environment_asks_for_it_and_the_bad_combination_is_refused(monkeypa
     client = agentlib.connect(offline=True)
     assert client.course_model.unscripted.seed == 7 and client.max_retries == 6
     with pytest.raises(ValueError, match="unscripted"):
-        agentlib.connect(offline=False, unscripted=True)
+        coursekit.connect(offline=False, unscripted=True)
     monkeypatch.setenv("AGENTLIB_SEED", "seven")
     with pytest.raises(ValueError, match="AGENTLIB_SEED"):
         agentlib.connect(offline=True)

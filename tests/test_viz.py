@@ -1,4 +1,4 @@
-"""Tests for agentlib.viz: token plots and the context-window viewer, on fake runs."""
+"""Tests for coursekit.viz: token plots and the context-window viewer, on fake runs."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from agentlib import models, tokens, viz  # noqa: E402
+from agentlib import models, tokens  # noqa: E402
 from agentlib.messages import SUMMARY_MARK, TRUNCATION_MARK  # noqa: E402
+from coursekit import viz
 
 SYSTEM = "You audit service configs. Answer with every service whose timeout_s > 30."
 TOOLS = [

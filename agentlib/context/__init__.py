@@ -16,11 +16,11 @@ A strategy is called as `strategy(messages) -> messages` before every request of
 what it did. The plain functions (`truncate`, `clear_tool_results`) do the same once.
 """
 
-from .batch import BatchClearing
-from .breakpoints import Breakpoints
-from .cap import cap, cap_lines, cap_text
-from .clear import PLACEHOLDER, Clearing, clear_tool_results, is_cleared
-from .compact import (
+from agentlib.context.batch import BatchClearing
+from agentlib.context.breakpoints import Breakpoints
+from agentlib.context.cap import cap, cap_lines, cap_text
+from agentlib.context.clear import PLACEHOLDER, Clearing, clear_tool_results, is_cleared
+from agentlib.context.compact import (
     FREE_FORM_PROMPT,
     PARAPHRASE_PROMPT,
     STRUCTURED_PROMPT,
@@ -28,10 +28,10 @@ from .compact import (
     transcript,
     user_words,
 )
-from .lowwater import LowWaterCompactor
-from .memory import MEMORY_BETA, MEMORY_RULES, memory_toolbox
-from .notes import NOTES_RULES, Notes
-from .truncate import SlidingWindow, safe_start, truncate
+from agentlib.context.lowwater import LowWaterCompactor
+from agentlib.context.memory import MEMORY_BETA, MEMORY_RULES, memory_toolbox
+from agentlib.context.notes import NOTES_RULES, Notes
+from agentlib.context.truncate import SlidingWindow, safe_start, truncate
 
 __all__ = [
     "FREE_FORM_PROMPT", "MEMORY_BETA", "MEMORY_RULES", "NOTES_RULES", "PARAPHRASE_PROMPT",

@@ -12,9 +12,9 @@ at most `down_to` tokens (never the newest `keep`), and only if that frees at le
 
 from __future__ import annotations
 
-from .. import tokens
-from .clear import PLACEHOLDER, Clearing
-from .trigger import parse
+from agentlib import tokens
+from agentlib.context.clear import PLACEHOLDER, Clearing
+from agentlib.context.trigger import parse
 
 
 class BatchClearing(Clearing):

@@ -19,8 +19,8 @@ ends the stable part before the oldest result the server keeps.
 
 from __future__ import annotations
 
-from ..messages import blocks
-from .clear import is_cleared
+from agentlib.context.clear import is_cleared
+from agentlib.messages import blocks
 
 MARK = {"type": "ephemeral"}
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .. import tokens
-from ..derived import Derived, extends
-from ..messages import blocks, is_valid, result_text, validate
-from . import trigger as triggers
-from .truncate import safe_start
+from agentlib import tokens
+from agentlib.context import trigger as triggers
+from agentlib.context.truncate import safe_start
+from agentlib.derived import Derived, extends
+from agentlib.messages import blocks, is_valid, result_text, validate
 
 PLACEHOLDER = "[cleared to save context; call the tool again if you need this result]"
 DEFAULT_KEEP = 3  # tool uses, the API's default

@@ -13,18 +13,18 @@ from dataclasses import dataclass
 
 import anthropic
 
-from .. import tokens
-from ..messages import SUMMARY_MARK, user, validate
-from ..models import model_name, quiet_thinking
-from . import trigger as triggers
-from .summary import (  # noqa: F401  (re-exported: the lessons import them from here)
+from agentlib import tokens
+from agentlib.context import trigger as triggers
+from agentlib.context.summary import (  # noqa: F401  (re-exported: the lessons import them from here)
     FREE_FORM_PROMPT,
     PARAPHRASE_PROMPT,
     STRUCTURED_PROMPT,
     transcript,
     user_words,
 )
-from .truncate import safe_start
+from agentlib.context.truncate import safe_start
+from agentlib.messages import SUMMARY_MARK, user, validate
+from agentlib.models import model_name, quiet_thinking
 
 
 @dataclass

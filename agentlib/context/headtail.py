@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 
-from ..workspace import NOTICE_RE, split_lines
-from .cap import NOTICE_ROOM, cap_lines, cap_text
+from agentlib.context.cut import NOTICE_ROOM, cap_lines, cap_text
+from agentlib.workspace import NOTICE_RE, split_lines
 
 
 def middle_notice(path: str, first: int, last: int, total: int) -> str:

@@ -11,7 +11,7 @@ like the API's `clear_at_least` for clearing. Until then the prefix stays stable
 
 from __future__ import annotations
 
-from .compact import Compactor
+from agentlib.context.compact import Compactor
 
 
 class LowWaterCompactor(Compactor):

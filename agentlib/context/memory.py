@@ -14,7 +14,7 @@ import os
 
 from anthropic.tools.memory import BetaLocalFilesystemMemoryTool
 
-from ..tools import Toolbox
+from agentlib.tools import Toolbox
 
 MEMORY_BETA = "context-management-2025-06-27"
 MEMORY_RULES = (

@@ -11,7 +11,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..tools import Toolbox
+from agentlib.tools import Toolbox
 
 NOTES_RULES = (
     "You have a notes file, outside this conversation, that survives when old messages are "

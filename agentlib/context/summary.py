@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ..messages import SUMMARY_MARK, TRUNCATION_MARK, blocks, result_text
+from agentlib.messages import SUMMARY_MARK, TRUNCATION_MARK, blocks, result_text
 
 FREE_FORM_PROMPT = "Summarize the conversation below."
 _OPENING = "You summarize the earlier part of an agent's work so that it can go on without it."

@@ -9,8 +9,8 @@ holds more than N tokens (tool uses, messages).
 
 from __future__ import annotations
 
-from .. import tokens
-from ..messages import blocks
+from agentlib import tokens
+from agentlib.messages import blocks
 
 API_KINDS = ("input_tokens", "tool_uses")  # what the API's context edits accept
 KINDS = (*API_KINDS, "messages")  # and the course's own

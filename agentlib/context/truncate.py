@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..messages import TRUNCATION_MARK, message_text, starts_with_tool_result, user, validate
+from agentlib.messages import TRUNCATION_MARK, message_text, starts_with_tool_result, user, validate
 
 
 def safe_start(messages: list[dict], start: int) -> int:

@@ -1,0 +1,578 @@
+"""The Korean edition's words for every check: (exercise, English title) -> (Korean title,
+Korean hint, or "" to keep the check's hint). `check()` uses them in a Korean notebook,
+the grader with `--lang ko`; tests/test_i18n.py fails when a check has no entry here."""
+
+CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
+    ("ex1.agent_loop", "returns (history, input_tokens), one count per request"): (
+        "(history, input_tokens)를 반환하고, 요청마다 개수를 하나씩 기록한다",
+        "매 턴마다 `messages` 리스트 전체로 create(...)를 호출하고, 응답을 어시스턴트 메시지로 "
+        "추가하세요. stop_reason == 'tool_use'가 아니면 멈추고, 그렇다면 "
+        "workload.toolbox.run_all(reply)를 추가하세요. 레슨 01의 '루프를 직접 작성하기' 절을 "
+        "보세요",
+    ),
+    ("ex1.agent_loop", "re-sends the whole history on every request"): (
+        "요청마다 히스토리 전체를 다시 보낸다",
+        "모델은 상태를 기억하지 않습니다: 마지막 메시지가 아니라 messages=history(전체)를 넘기세요",
+    ),
+    ("ex1.agent_loop", "keeps every reply and tool result in the history"): (
+        "모든 응답과 도구 결과를 히스토리에 남긴다",
+        "어시스턴트 응답을 추가한 다음, tool_result 블록들을 담은 사용자 메시지를 추가하세요",
+    ),
+    ("ex1.agent_loop", "stops when the model stops asking for tools, with the answer"): (
+        "모델이 더 이상 도구를 요청하지 않으면 답을 남기고 멈춘다",
+        "response.stop_reason != 'tool_use'이면 break하세요. 마지막 메시지가 답입니다. 그리고 "
+        "요청은 절대 max_steps번보다 많이 보내지 마세요",
+    ),
+    ("ex1.estimate_tokens", "rounds up: 5 characters are 2 tokens"): (
+        "올림한다: 5문자는 2토큰이다",
+        "math.ceil(len(text) / 4): str의 len()은 문자 수를 셉니다",
+    ),
+    ("ex1.estimate_tokens", "exact multiples of 4 do not round up; empty is 0"): (
+        "4의 배수는 올림하지 않고, 빈 문자열은 0이다",
+        "math.ceil(len(text) / 4): str의 len()은 문자 수를 셉니다",
+    ),
+    ("ex1.estimate_tokens", "counts characters, not UTF-8 bytes"): (
+        "UTF-8 바이트가 아니라 문자를 센다",
+        "len(text.encode())가 아니라 len(text)를 쓰세요: '안녕하세요'는 5문자, 15바이트입니다",
+    ),
+    ("ex1.estimate_tokens", "agrees with agentlib.tokens.estimate_text on many lengths"): (
+        "여러 길이에서 agentlib.tokens.estimate_text와 일치한다",
+        "math.ceil(len(text) / 4): str의 len()은 문자 수를 셉니다",
+    ),
+    ("ex1.session_cost", "bills every request for everything it sent"): (
+        "요청마다 보낸 모든 것을 청구한다",
+        "각 요청은 가장 최근 메시지만이 아니라 입력 전체에 대해 청구됩니다",
+    ),
+    ("ex1.session_cost", "prices are per million tokens"): (
+        "가격을 백만 토큰당으로 계산한다",
+        "모든 요청의 입력 토큰에 input_price를 곱한 값과 출력 토큰에 output_price를 곱한 값을 "
+        "더해 1,000,000으로 나누세요",
+    ),
+    ("ex1.session_cost", "output tokens are billed at the output price"): (
+        "출력 토큰은 출력 가격으로 청구한다",
+        "모든 요청의 입력 토큰에 input_price를 곱한 값과 출력 토큰에 output_price를 곱한 값을 "
+        "더해 1,000,000으로 나누세요",
+    ),
+    ("ex1.session_cost", "uses the prices it is given; an empty session costs 0"): (
+        "주어진 가격을 쓰고, 빈 세션의 비용은 0이다",
+        "고정된 숫자가 아니라 input_price와 output_price 인자를 쓰세요",
+    ),
+    ("ex1.first_overflow", "finds the index of the first step that does not fit"): (
+        "들어가지 않는 첫 단계의 인덱스를 찾는다",
+        "input + max_tokens > window(엄격히 큼)인 첫 단계의 인덱스를 반환하고, 없으면 None을 "
+        "반환하세요",
+    ),
+    ("ex1.first_overflow", "a request exactly as long as the window still fits"): (
+        "윈도우와 정확히 같은 길이의 요청은 아직 들어간다",
+        "API는 input > window일 때만 거부합니다. 응답을 끝까지 받으려면 input + max_tokens <= "
+        "window여야 합니다",
+    ),
+    ("ex1.first_overflow", "reserves room for max_tokens"): (
+        "max_tokens를 위한 공간을 남겨 둔다",
+        "응답을 끝까지 받으려면 input + max_tokens <= window여야 합니다(넘으면 응답이 잘립니다)",
+    ),
+    ("ex1.first_overflow", "returns None when every step fits (not -1, not False)"): (
+        "모든 단계가 들어가면 None을 반환한다(-1도, False도 아니다)",
+        "루프가 끝난 뒤 None을 반환하세요",
+    ),
+    ("ex1.first_overflow", "predicts where the lesson's audit(12) run fails"): (
+        "레슨의 audit(12) 실행이 실패하는 지점을 예측한다",
+        "input + max_tokens > window(엄격히 큼)인 첫 단계의 인덱스를 반환하고, 없으면 None을 "
+        "반환하세요",
+    ),
+    ("ex2.find_split", "finds the orphan a naive cut leaves at the top"): (
+        "단순하게 잘랐을 때 맨 앞에 남는 고아 결과를 찾는다",
+        "각 메시지마다 바로 앞 메시지의 tool_use id들을 모으세요. 그 밖의 id를 가리키는 "
+        "tool_result가 끊어진 지점입니다",
+    ),
+    ("ex2.find_split", "returns None when no pair is split"): (
+        "끊어진 쌍이 없으면 None을 반환한다",
+        "모든 메시지를 살펴본 뒤 None(0도, False도 아님)을 반환하세요",
+    ),
+    ("ex2.find_split", "finds a split in the middle of a history"): (
+        "히스토리 중간에서 끊어진 지점을 찾는다",
+        "각 메시지마다 바로 앞 메시지의 tool_use id들을 모으세요. 그 밖의 id를 가리키는 "
+        "tool_result가 끊어진 지점입니다. 첫 메시지만이 아니라 모든 메시지를 살펴보고, 그보다 "
+        "앞의 메시지가 아니라 바로 앞 메시지만 보세요",
+    ),
+    ("ex2.safe_truncate", "every result is a history the API accepts"): (
+        "반환하는 히스토리는 모두 API가 받아들인다",
+        "len(messages) - keep에서 시작하세요. 그 위치의 메시지가 tool_result로 시작하는 동안 "
+        "시작점을 더 오래된 쪽으로 한 메시지씩 옮기세요",
+    ),
+    ("ex2.safe_truncate", "keeps the newest messages, in order"): (
+        "가장 최근 메시지들을 순서대로 남긴다",
+        "끝에서부터 자른 슬라이스 messages[start:]를 반환하세요",
+    ),
+    ("ex2.safe_truncate", "cuts as close to keep as a whole pair allows"): (
+        "온전한 쌍이 허용하는 한 keep에 최대한 가깝게 자른다",
+        "자른 부분이 tool_result로 시작하는 동안에만, 자르는 지점을 더 오래된 쪽으로 한 메시지씩 "
+        "옮기세요",
+    ),
+    ("ex2.safe_truncate", "does not change its input"): (
+        "입력을 바꾸지 않는다",
+        "messages에서 지우지 말고 새 리스트를 만드세요(슬라이스도 새 리스트입니다)",
+    ),
+    ("ex2.pin_task", "the task stays the first message"): (
+        "과제가 첫 메시지로 남는다",
+        "messages[0]을 남기고, 그다음 (무언가를 버렸다면) 선택적인 표시 메시지를, 그다음 "
+        "messages[1:]을 쌍을 끊지 않고 자른 결과를 두세요",
+    ),
+    ("ex2.pin_task", "every result is a history the API accepts"): (
+        "반환하는 히스토리는 모두 API가 받아들인다",
+        "과제 뒤의 부분은 [-keep:]이 아니라 쌍을 지키는 여러분의 규칙으로 자르세요",
+    ),
+    ("ex2.pin_task", "after the task: an optional marker, then the newest messages"): (
+        "과제 뒤에는 선택적인 표시 메시지, 그다음 가장 최근 메시지들이 온다",
+        "messages[0]을 남기고, 그다음 (무언가를 버렸다면) 선택적인 표시 메시지를, 그다음 "
+        "messages[1:]을 쌍을 끊지 않고 자른 결과를 두세요. 버릴 것이 없으면 히스토리를 그대로 "
+        "반환하세요",
+    ),
+    ("ex2.pin_task", "does not change its input"): (
+        "입력을 바꾸지 않는다",
+        "messages를 고치지 말고 새 리스트를 만드세요",
+    ),
+    ("ex3.cap_text", "returns a text that fits unchanged"): (
+        "들어가는 텍스트는 그대로 반환한다",
+        "len(text) <= max_chars이면 그대로 반환하세요. 그렇지 않으면 keep = max_chars - "
+        "len(notice)로 두고 text[:keep] + notice를 반환하세요. 여기서 notice = f'\\n[truncated: "
+        "{len(text) - keep} more characters not shown; {more}]'입니다",
+    ),
+    ("ex3.cap_text", "a cut text ends with a notice, never silently"): (
+        "잘린 텍스트는 조용히 끝나지 않고 안내문으로 끝난다",
+        "len(text) <= max_chars이면 그대로 반환하세요. 그렇지 않으면 keep = max_chars - "
+        "len(notice)로 두고 text[:keep] + notice를 반환하세요. 여기서 notice = f'\\n[truncated: "
+        "{len(text) - keep} more characters not shown; {more}]'입니다",
+    ),
+    ("ex3.cap_text", "the whole result, notice included, fits the budget"): (
+        "안내문을 포함한 결과 전체가 예산에 들어간다",
+        "안내문도 max_chars에 포함됩니다: 텍스트를 max_chars가 아니라 max_chars에서 안내문 길이를 "
+        "뺀 만큼으로 자르세요",
+    ),
+    ("ex3.cap_text", "the notice counts the characters left out"): (
+        "안내문이 빠진 문자 수를 센다",
+        "N은 len(text)에서 남긴 문자 수를 뺀 값이고, 남긴 부분은 text[:keep]입니다",
+    ),
+    ("ex3.cap_text", "keeps as much of the text as fits"): (
+        "들어가는 만큼 텍스트를 최대한 남긴다",
+        "안내문은 자기 길이만큼만 차지합니다: 텍스트를 max_chars - len(notice)자 남기세요",
+    ),
+    ("ex3.page_notice", "is one line in the notice format the model reads"): (
+        "모델이 읽는 안내문 형식의 한 줄을 반환한다",
+        "end = offset + shown으로 두고, end >= total이면 ''를, 아니면 f'[truncated: lines {offset "
+        "+ 1}-{end} of {total} shown; {total - end} more lines not shown; continue with "
+        "read_file(path={json.dumps(path, ensure_ascii=False)}, offset={end})]'를 반환하세요",
+    ),
+    ("ex3.page_notice", "counts lines from 1 and says how many remain"): (
+        "줄을 1부터 세고 몇 줄이 남았는지 알린다",
+        "offset+1번째 줄부터 offset+shown번째 줄까지이며(1부터 세고 양 끝 포함), total - (offset "
+        "+ shown)줄이 남습니다",
+    ),
+    ("ex3.page_notice", "names the next offset: the first line not shown"): (
+        "다음 오프셋, 곧 보여 주지 않은 첫 줄을 알린다",
+        "오프셋은 0부터 세므로 다음 오프셋은 offset + shown입니다(shown도, offset + shown + 1도 "
+        "아닙니다)",
+    ),
+    ("ex3.page_notice", "says nothing when nothing is left"): (
+        "남은 것이 없으면 아무것도 알리지 않는다",
+        "offset + shown >= total이면 ''를 반환하세요(안내문이 있으면 에이전트가 파일 끝을 넘어 "
+        "읽으려 합니다)",
+    ),
+    ("ex3.page_notice", "an agent following the notices reads the file exactly once"): (
+        "안내문을 따라가는 에이전트가 파일을 정확히 한 번 읽는다",
+        "end = offset + shown으로 두고, end >= total이면 ''를, 아니면 f'[truncated: lines {offset "
+        "+ 1}-{end} of {total} shown; {total - end} more lines not shown; continue with "
+        "read_file(path={json.dumps(path, ensure_ascii=False)}, offset={end})]'를 반환하세요",
+    ),
+    ("ex3.page_notice", "writes the path so that any path reads back"): (
+        "어떤 경로든 다시 읽어 낼 수 있게 경로를 쓴다",
+        "json.dumps(path, ensure_ascii=False)가 경로를 따옴표로 감싸고 이스케이프합니다",
+    ),
+    ("ex3.capped_tool", "the model sees the same tool: name, description, parameters"): (
+        "모델에게 이름, 설명, 매개변수가 같은 도구가 보인다",
+        "래퍼를 @functools.wraps(tool)로 데코레이트하세요. Toolbox는 래퍼에서 이름, docstring, "
+        "시그니처를 읽습니다",
+    ),
+    ("ex3.capped_tool", "passes every argument through, short results unchanged"): (
+        "모든 인자를 그대로 넘기고, 짧은 결과는 그대로 둔다",
+        "래퍼가 받은 것 그대로 tool(*args, **kwargs)를 호출하세요",
+    ),
+    ("ex3.capped_tool", "cuts a long result to the budget and says so"): (
+        "긴 결과를 예산에 맞게 자르고 잘랐다고 알린다",
+        "도구의 출력을 반환하기 전에 cap_text(연습 문제 1)에 통과시키세요",
+    ),
+    ("ex3.capped_tool", "caps the text of any result, in a Toolbox too"): (
+        "어떤 결과든 텍스트로 바꿔 상한을 적용하며, Toolbox 안에서도 그렇다",
+        "자르기 전에 str(...)로 결과를 텍스트로 바꾸세요",
+    ),
+    ("ex3.capped_tool", "calls the tool once per call"): (
+        "호출 한 번에 도구를 한 번만 호출한다",
+        "도구를 한 번 호출해 그 출력을 변수에 담은 다음, 그것을 자르세요",
+    ),
+    ("ex4.empty_not_delete", "the history stays valid: the block is emptied, not deleted"): (
+        "히스토리가 유효하게 남는다: 블록을 삭제하지 않고 비운다",
+        "tool_use가 남아 있는 동안 tool_result가 사라지면 안 됩니다(그것이 400 오류입니다): "
+        "블록은 그대로 두고 content만 바꾸세요",
+    ),
+    ("ex4.empty_not_delete", "the result keeps its block and id; its content is the placeholder"): (
+        "결과는 블록과 id를 유지하고, 내용은 플레이스홀더가 된다",
+        "리스트와, 바꿀 메시지 하나를 복사하세요. 그 메시지 안에서 블록을 {**block, 'content': "
+        "placeholder}로 바꾸세요: 타입도 tool_use_id도 그대로입니다",
+    ),
+    ("ex4.empty_not_delete", "every other message and block is unchanged"): (
+        "다른 메시지와 블록은 모두 그대로다",
+        "블록 하나만 바꾸세요: tool_use_id가 일치하는 tool_result입니다",
+    ),
+    ("ex4.empty_not_delete", "does not change its input"): (
+        "입력을 바꾸지 않는다",
+        "주어진 딕셔너리에 값을 대입하지 말고 새 딕셔너리({**message, 'content': new_list})를 "
+        "만드세요",
+    ),
+    ("ex4.clear_old_results", "every result is a history the API accepts"): (
+        "반환하는 히스토리는 모두 API가 받아들인다",
+        "오래된 결과는 비우세요(content를 플레이스홀더로). 블록이나 메시지는 절대 삭제하지 마세요",
+    ),
+    ("ex4.clear_old_results", "clears the oldest results and keeps the newest `keep`"): (
+        "오래된 결과를 비우고 가장 최근 `keep`개는 남긴다",
+        "모든 tool_result의 tool_use_id를 오래된 것부터 모으세요. 그중 마지막 `keep`개를 뺀 "
+        "나머지를 모두 비우세요(ids[:-keep]이 아니라 ids[:len(ids) - keep]. keep=0이면 "
+        "ids[:-keep]은 비어 있습니다)",
+    ),
+    ("ex4.clear_old_results", "keep counts tool results, not messages (parallel calls)"): (
+        "keep은 메시지가 아니라 도구 결과를 센다(병렬 호출)",
+        "메시지 하나가 여러 병렬 호출에 응답할 수 있습니다: tool_result 블록을 세세요",
+    ),
+    ("ex4.clear_old_results", "does not change its input"): (
+        "입력을 바꾸지 않는다",
+        "새 메시지들로 이루어진 새 리스트를 반환하세요. 주어진 메시지에 절대 값을 대입하지 마세요",
+    ),
+    ("ex4.freed_tokens", "counts the tokens a clearing frees: before minus after"): (
+        "비우기로 확보되는 토큰을 센다: 비우기 전에서 비운 뒤를 뺀다",
+        "tokens.count(messages) - tokens.count(clear_old_results(messages, keep)): 정확한 토큰 "
+        "수로 전에서 후를 빼므로, 플레이스홀더 자체의 토큰도 셉니다",
+    ),
+    ("ex4.freed_tokens", "nothing to clear frees 0, also when results were cleared before"): (
+        "비울 것이 없으면 0을 확보하며, 이미 비운 결과가 있을 때도 그렇다",
+        "이미 플레이스홀더를 담은 결과는 두 번째에는 아무것도 확보하지 않습니다",
+    ),
+    (
+        "ex4.freed_tokens",
+        "returns 0 when less than clear_at_least would be freed; exactly clear_at_least is enough",
+    ): (
+        "확보량이 clear_at_least보다 적으면 0을 반환하고, 정확히 clear_at_least면 충분하다",
+        "다음처럼 처리하세요: if clear_at_least is not None and freed < clear_at_least: return 0",
+    ),
+    ("ex4.freed_tokens", "does not change its input"): (
+        "입력을 바꾸지 않는다",
+        "비운 복사본에서 세세요. 주어진 히스토리는 절대 고치지 마세요",
+    ),
+    ("ex5.should_compact", "compacts inside the margin, before the trigger is reached"): (
+        "트리거에 닿기 전, 여유분 안에 들어서면 압축한다",
+        "return meter.measure(messages) > trigger - margin: 보정된 크기를 트리거에서 여유분을 뺀 "
+        "값과 비교하세요",
+    ),
+    ("ex5.should_compact", "leaves a history at or under trigger - margin alone"): (
+        "trigger - margin 이하인 히스토리는 그대로 둔다",
+        "return meter.measure(messages) > trigger - margin: 보정된 크기를 트리거에서 여유분을 뺀 "
+        "값과 비교하세요. 정확히 trigger - margin이면 넘은 것이 아닙니다",
+    ),
+    ("ex5.should_compact", "measures with the calibrated meter, not raw characters / 4"): (
+        "단순한 문자 수 / 4가 아니라 보정된 미터로 잰다",
+        "meter.measure(messages)는 문자 수 / 4를 API의 사용량(usage)이 보여 준 비율로 보정합니다",
+    ),
+    ("ex5.safe_boundary", "the kept part never opens with a tool_result"): (
+        "남기는 부분이 tool_result로 시작하지 않는다",
+        "len(messages) - keep에서 시작하고(0보다 작아지지 않게), 그 위치의 메시지가 tool_result로 "
+        "시작하는 동안 경계를 더 오래된 쪽으로 한 메시지씩 옮기세요",
+    ),
+    ("ex5.safe_boundary", "keeps at least the newest keep messages"): (
+        "가장 최근 메시지를 적어도 keep개 남긴다",
+        "경계를 절대 최근 쪽으로 옮기지 마세요: 가장 최근 keep개 메시지는 그대로 남습니다",
+    ),
+    ("ex5.safe_boundary", "moves the boundary back no further than a pair needs"): (
+        "경계를 쌍에 필요한 만큼만 옮긴다",
+        "남기는 부분이 tool_result로 시작하는 동안에만, 한 번에 한 메시지씩 옮기세요",
+    ),
+    ("ex5.safe_boundary", "does not change its input"): (
+        "입력을 바꾸지 않는다",
+        "messages는 읽기만 하고 인덱스를 반환하세요",
+    ),
+    ("ex5.structured_prompt", "names the five sections"): (
+        "다섯 섹션의 이름을 밝힌다",
+        "요약 호출의 시스템 프롬프트입니다: 요약한다는 것을 밝히고, 다섯 섹션(goal, progress, key "
+        "facts, decisions, next steps)의 이름을 적고, 사용자의 제약 조건을 verbatim으로 "
+        "인용하라고 요청하세요",
+    ),
+    ("ex5.structured_prompt", "asks for the user's constraints verbatim"): (
+        "사용자의 제약 조건을 원문 그대로(verbatim) 요청한다",
+        "사용자가 밝힌 모든 제약 조건을 verbatim으로 인용하라고 쓰세요",
+    ),
+    ("ex5.structured_prompt", "keeps the budget through compaction (constraints workload)"): (
+        "압축을 거쳐도 예산을 지킨다(constraints 워크로드)",
+        "요약 호출의 시스템 프롬프트입니다: 요약한다는 것을 밝히고, 다섯 섹션(goal, progress, key "
+        "facts, decisions, next steps)의 이름을 적고, 사용자의 제약 조건을 verbatim으로 "
+        "인용하라고 요청하세요",
+    ),
+    ("ex5.structured_prompt", "keeps the findings through compaction (audit workload)"): (
+        "압축을 거쳐도 발견 사항을 지킨다(감사 워크로드)",
+        "요약 호출의 시스템 프롬프트입니다: 요약한다는 것을 밝히고, 다섯 섹션(goal, progress, key "
+        "facts, decisions, next steps)의 이름을 적고, 사용자의 제약 조건을 verbatim으로 "
+        "인용하라고 요청하세요",
+    ),
+    ("ex6.atomic_write", "writes the text as UTF-8, creating or replacing the file"): (
+        "텍스트를 UTF-8로 써서 파일을 만들거나 교체한다",
+        "임시 파일을 encoding='utf-8'로 여세요. os.replace는 이전 파일을 덮어씁니다",
+    ),
+    ("ex6.atomic_write", "a crash in the middle of the write leaves the old notes whole"): (
+        "쓰는 도중 크래시가 나도 이전 메모가 온전하다",
+        "텍스트를 같은 폴더의 임시 파일에 쓰고(tempfile.mkstemp(dir=path.parent)), 그다음 "
+        "os.replace(tmp, path)를 하세요. 어떤 예외가 나든 임시 파일을 지우고 예외를 다시 "
+        "발생시키세요",
+    ),
+    ("ex6.atomic_write", "leaves no temp file behind after a crash"): (
+        "크래시 뒤에 임시 파일을 남기지 않는다",
+        "쓰기와 이름 바꾸기를 try/except BaseException으로 감싸세요: 임시 파일을 지운 다음 "
+        "raise하세요",
+    ),
+    ("ex6.atomic_write", "puts the new file in place with a rename from the same folder"): (
+        "같은 폴더에서 이름을 바꿔 새 파일을 제자리에 놓는다",
+        "tmp가 path와 같은 폴더에 있는 상태에서 os.replace(tmp, path)를 하세요: 이름 바꾸기는 한 "
+        "파일 시스템 안에서만 원자적입니다",
+    ),
+    ("ex6.safe_path", "accepts plain names and sub-folders inside the folder"): (
+        "폴더 안의 일반 이름과 하위 폴더를 받아들인다",
+        "이름을 부분들로 나누고, 정확히 '..'인 부분만 거부하세요('v1..v2.md'는 괜찮은 이름입니다)",
+    ),
+    ("ex6.safe_path", "works when the folder itself is reached through a symlink"): (
+        "폴더 자체가 심볼릭 링크를 거쳐 접근될 때도 동작한다",
+        "폴더도 실제 경로로 바꾸세요: realpath(candidate)를 realpath(folder)와 "
+        "비교하세요(macOS에서는 /tmp 자체가 심볼릭 링크입니다)",
+    ),
+    ("ex6.safe_path", "refuses absolute paths, '..', NUL bytes and empty names"): (
+        "절대 경로, '..', NUL 바이트, 빈 이름을 거부한다",
+        "NUL, 빈 이름, 절대 경로, '..' 이름을 거부하세요. 그다음 realpath(folder / name)와 "
+        "realpath(folder)를 문자열 접두사가 아니라 경로 구성 요소로(os.path.commonpath) 비교하세요",
+    ),
+    ("ex6.safe_path", "refuses a symlink inside the folder that leads out"): (
+        "폴더 안에서 밖으로 나가는 심볼릭 링크를 거부한다",
+        "비교하기 전에 os.path.realpath(또는 Path.resolve())로 심볼릭 링크를 풀어 주세요",
+    ),
+    ("ex6.safe_path", "is not fooled by a sibling folder sharing the prefix (notes-evil)"): (
+        "접두사가 같은 형제 폴더(notes-evil)에 속지 않는다",
+        "'/x/notes-evil'.startswith('/x/notes')는 True입니다: 경로 구성 요소를 "
+        "비교하거나(os.path.commonpath) Path.is_relative_to를 쓰세요",
+    ),
+    ("ex6.resume_notes", "collects the files already noted"): (
+        "이미 기록된 파일들을 모은다",
+        "모든 'Noted [k/n] PATH: ...' 줄의 경로를 모으세요. 가장 최근 'Plan:' 줄의 파일들을 다시 "
+        "구성하세요(짧은 형식이면 FOLDER + name + EXT). 다음 파일은 계획된 파일 가운데 기록되지 "
+        "않은 첫 파일입니다",
+    ),
+    ("ex6.resume_notes", "the next file is the first planned file not yet noted"): (
+        "다음 파일은 계획된 파일 가운데 아직 기록되지 않은 첫 파일이다",
+        "모든 'Noted [k/n] PATH: ...' 줄의 경로를 모으세요. 가장 최근 'Plan:' 줄의 파일들을 다시 "
+        "구성하세요(짧은 형식이면 FOLDER + name + EXT). 다음 파일은 계획된 파일 가운데 기록되지 "
+        "않은 첫 파일입니다",
+    ),
+    (
+        "ex6.resume_notes",
+        "reads both plan forms: short (folder and extension once) and full paths",
+    ): (
+        "두 가지 계획 형식을 모두 읽는다: 짧은 형식(폴더와 확장자를 한 번만)과 전체 경로",
+        "'Plan: check N files in order, in FOLDER with EXT: a, b'는 FOLDER+a+EXT, ...를 뜻합니다. "
+        "'Plan: check N files in order: p1, p2'는 전체 경로를 나열합니다",
+    ),
+    (
+        "ex6.resume_notes",
+        "returns None when every file is noted, or when there is no plan; uses the newest plan",
+    ): (
+        "모든 파일이 기록되었거나 계획이 없으면 None을 반환하고, 가장 최근 계획을 쓴다",
+        "남은 것이 없으면(또는 계획된 것이 없으면) next_file은 None입니다. Plan 줄이 여러 개면 "
+        "마지막 줄이 유효합니다",
+    ),
+    ("ex6.resume_notes", "agrees with the notes of real interrupted audit runs"): (
+        "실제로 중단된 감사 실행들의 메모와 일치한다",
+        "모든 'Noted [k/n] PATH: ...' 줄의 경로를 모으세요. 가장 최근 'Plan:' 줄의 파일들을 다시 "
+        "구성하세요(짧은 형식이면 FOLDER + name + EXT). 다음 파일은 계획된 파일 가운데 기록되지 "
+        "않은 첫 파일입니다",
+    ),
+    ("ex7.run_cost", "bills uncached input at the input price and output at the output price"): (
+        "캐시되지 않은 입력은 입력 가격으로, 출력은 출력 가격으로 청구한다",
+        "input_tokens는 캐시 여부와 관계없이 모든 입력 토큰을 셉니다: 캐시되지 않은 부분인 "
+        "input_tokens - cache_read - cache_write는 입력 가격으로, cache_read는 캐시 읽기 "
+        "가격으로, cache_write는 캐시 쓰기 가격으로, 출력은 출력 가격으로 계산해 더하세요. 모두 "
+        "백만 토큰당 가격입니다",
+    ),
+    (
+        "ex7.run_cost",
+        "cache reads are part of input_tokens: billed once, at the cache-read price",
+    ): (
+        "캐시 읽기는 input_tokens에 포함된다: 캐시 읽기 가격으로 한 번만 청구한다",
+        "input_tokens는 캐시 여부와 관계없이 모든 입력 토큰을 셉니다: 캐시되지 않은 부분인 "
+        "input_tokens - cache_read - cache_write는 입력 가격으로, cache_read는 캐시 읽기 "
+        "가격으로, cache_write는 캐시 쓰기 가격으로, 출력은 출력 가격으로 계산해 더하세요. 모두 "
+        "백만 토큰당 가격입니다",
+    ),
+    ("ex7.run_cost", "cache writes are billed at the cache-write price (1.25x input)"): (
+        "캐시 쓰기는 캐시 쓰기 가격(입력의 1.25x)으로 청구한다",
+        "input_tokens는 캐시 여부와 관계없이 모든 입력 토큰을 셉니다: 캐시되지 않은 부분인 "
+        "input_tokens - cache_read - cache_write는 입력 가격으로, cache_read는 캐시 읽기 "
+        "가격으로, cache_write는 캐시 쓰기 가격으로, 출력은 출력 가격으로 계산해 더하세요. 모두 "
+        "백만 토큰당 가격입니다",
+    ),
+    ("ex7.run_cost", "uses the prices it is given"): (
+        "주어진 가격을 쓴다",
+        "네 가지 가격을 `prices` 인자에서 읽으세요. 함수 안에 $3이나 $15를 적어 넣지 마세요",
+    ),
+    ("ex7.run_cost", "agrees with coursekit.bench.cost on a real cached run"): (
+        "실제 캐시 실행에서 coursekit.bench.cost와 일치한다",
+        "input_tokens는 캐시 여부와 관계없이 모든 입력 토큰을 셉니다: 캐시되지 않은 부분인 "
+        "input_tokens - cache_read - cache_write는 입력 가격으로, cache_read는 캐시 읽기 "
+        "가격으로, cache_write는 캐시 쓰기 가격으로, 출력은 출력 가격으로 계산해 더하세요. 모두 "
+        "백만 토큰당 가격입니다",
+    ),
+    ("ex7.choose_strategy", "never picks a strategy that failed the task"): (
+        "과제에 실패한 전략은 절대 고르지 않는다",
+        "success == 1이고 peak_window <= max_peak인 행만 남기세요. 그중 cost_usd(cached가 "
+        "False이면 cost_no_cache_usd)가 가장 낮은 전략을 반환하세요. 비용이 같으면 앞쪽 행을 "
+        "택하고, 조건에 맞는 행이 없으면 None을 반환하세요",
+    ),
+    ("ex7.choose_strategy", "never picks a strategy whose peak is over the budget"): (
+        "최대치가 예산을 넘는 전략은 절대 고르지 않는다",
+        "success == 1이고 peak_window <= max_peak인 행만 남기세요. 그중 cost_usd(cached가 "
+        "False이면 cost_no_cache_usd)가 가장 낮은 전략을 반환하세요. 비용이 같으면 앞쪽 행을 "
+        "택하고, 조건에 맞는 행이 없으면 None을 반환하세요",
+    ),
+    ("ex7.choose_strategy", "compares the cost the caller asks for (cached or not)"): (
+        "호출자가 요청한 비용(캐시 사용 여부)으로 비교한다",
+        "success == 1이고 peak_window <= max_peak인 행만 남기세요. 그중 cost_usd(cached가 "
+        "False이면 cost_no_cache_usd)가 가장 낮은 전략을 반환하세요. 비용이 같으면 앞쪽 행을 "
+        "택하고, 조건에 맞는 행이 없으면 None을 반환하세요",
+    ),
+    (
+        "ex7.choose_strategy",
+        "on a tie keeps the earlier, simpler strategy; None if none qualifies",
+    ): (
+        "비용이 같으면 앞쪽의 더 단순한 전략을 택하고, 맞는 것이 없으면 None을 반환한다",
+        "success == 1이고 peak_window <= max_peak인 행만 남기세요. 그중 cost_usd(cached가 "
+        "False이면 cost_no_cache_usd)가 가장 낮은 전략을 반환하세요. 비용이 같으면 앞쪽 행을 "
+        "택하고, 조건에 맞는 행이 없으면 None을 반환하세요",
+    ),
+    ("ex7.pipeline", "returns a pipeline run_agent can use (context, toolbox, system, ...)"): (
+        "run_agent가 쓸 수 있는 파이프라인(context, toolbox, system, ...)을 반환한다",
+        "레이어를 순서대로 도입하세요: read_file에 상한을 두고, 오래된 결과를 비우고, 그래도 "
+        "윈도우가 차면 그때만 (주어진 클라이언트로) 압축하세요",
+    ),
+    ("ex7.pipeline", "answers audit(40) in a 16,000-token window, without a 400"): (
+        "16,000토큰 윈도우에서 400 오류 없이 audit(40)에 답한다",
+        "레이어를 순서대로 도입하세요: read_file에 상한을 두고, 오래된 결과를 비우고, 그래도 "
+        "윈도우가 차면 그때만 (주어진 클라이언트로) 압축하세요",
+    ),
+    ("ex7.pipeline", "still finds every service (full marks)"): (
+        "여전히 모든 서비스를 찾아낸다(만점)",
+        "레이어를 순서대로 도입하세요: read_file에 상한을 두고, 오래된 결과를 비우고, 그래도 "
+        "윈도우가 차면 그때만 (주어진 클라이언트로) 압축하세요. 슬라이딩 윈도우나 자유 형식 "
+        "요약은 발견 사항을 잊어버립니다",
+    ),
+    ("ex7.pipeline", "keeps every request within 10,000 tokens"): (
+        "모든 요청을 10,000토큰 이내로 유지한다",
+        "더 일찍 비우거나 압축하세요: 트리거 판단 뒤에도 요청은 도구 결과 하나만큼 더 커지므로, "
+        "트리거(여유분 포함)를 예산보다 한참 아래로 두세요",
+    ),
+    ("ex7.pipeline", "sends at most 40% of append-only's input tokens, summaries included"): (
+        "요약을 포함해, 추가 전용이 보내는 입력 토큰의 40% 이하를 보낸다",
+        "읽기에 상한을 두고, 오래된 결과를 비우고, 압축은 드물게 하세요: 압축할 때의 요약 호출은 "
+        "오래된 부분을 다시 보냅니다",
+    ),
+    ("ex7.pipeline", "costs at most 80% of append-only's dollars, prompt caching on"): (
+        "프롬프트 캐싱을 켠 상태에서 추가 전용 달러 비용의 80% 이하가 든다",
+        "비우기를 하면 처음 비운 블록 뒤의 캐시된 블록이 모두 다시 쓰입니다: 안정적인 부분의 끝을 "
+        "표시하고(agentlib.context.Breakpoints), 한 번 읽은 뒤 비울 결과는 캐시하지 "
+        "마세요(Clearing(1)과 함께 newest=False)",
+    ),
+    ("ex8.fit_result", "returns a result that fits unchanged"): (
+        "들어가는 결과는 그대로 반환한다",
+        "tokens.count_text(text) <= max_tokens이면 text를 반환하세요. 그렇지 않으면 '\\n'으로 "
+        "나누고 처음 k줄과, 마지막 줄로 NOTICE.format(budget=max_tokens, more=<빠진 줄 수>)를 "
+        "남기세요. k는 예산이 허락하는 한 크게 잡으세요(이어 붙인 결과 전체를 세세요)",
+    ),
+    ("ex8.fit_result", "never goes over the budget"): (
+        "예산을 절대 넘지 않는다",
+        "tokens.count_text(text) <= max_tokens이면 text를 반환하세요. 그렇지 않으면 '\\n'으로 "
+        "나누고 처음 k줄과, 마지막 줄로 NOTICE.format(budget=max_tokens, more=<빠진 줄 수>)를 "
+        "남기세요. k는 예산이 허락하는 한 크게 잡으세요(이어 붙인 결과 전체를 세세요)",
+    ),
+    ("ex8.fit_result", "cuts at whole lines from the start and says how many are not shown"): (
+        "처음부터 온전한 줄 단위로 자르고, 보여 주지 않은 줄 수를 알린다",
+        "tokens.count_text(text) <= max_tokens이면 text를 반환하세요. 그렇지 않으면 '\\n'으로 "
+        "나누고 처음 k줄과, 마지막 줄로 NOTICE.format(budget=max_tokens, more=<빠진 줄 수>)를 "
+        "남기세요. k는 예산이 허락하는 한 크게 잡으세요(이어 붙인 결과 전체를 세세요)",
+    ),
+    ("ex8.fit_result", "keeps as many lines as the budget allows"): (
+        "예산이 허락하는 만큼 줄을 최대한 남긴다",
+        "tokens.count_text(text) <= max_tokens이면 text를 반환하세요. 그렇지 않으면 '\\n'으로 "
+        "나누고 처음 k줄과, 마지막 줄로 NOTICE.format(budget=max_tokens, more=<빠진 줄 수>)를 "
+        "남기세요. k는 예산이 허락하는 한 크게 잡으세요(이어 붙인 결과 전체를 세세요)",
+    ),
+    ("ex8.fit_result", "agrees with agentlib.delegate.fit"): (
+        "agentlib.delegate.fit과 일치한다",
+        "tokens.count_text(text) <= max_tokens이면 text를 반환하세요. 그렇지 않으면 '\\n'으로 "
+        "나누고 처음 k줄과, 마지막 줄로 NOTICE.format(budget=max_tokens, more=<빠진 줄 수>)를 "
+        "남기세요. k는 예산이 허락하는 한 크게 잡으세요(이어 붙인 결과 전체를 세세요)",
+    ),
+    ("ex8.wall_clock_steps", "a lead that never delegates: its own requests"): (
+        "위임하지 않는 리드는 자기 요청 수만 센다",
+        "리드의 단계를 차례로 보세요: 각 단계는 1을 더하고, delegate 호출을 한 단계는 그 단계가 "
+        "시작한 서브 실행(리스트에서 다음에 오는 것들, delegate 호출 하나당 하나) 가운데 가장 큰 "
+        ".calls도 더합니다. 다른 도구 호출은 서브 실행을 시작하지 않습니다",
+    ),
+    (
+        "ex8.wall_clock_steps",
+        "sub-agents started in one step run side by side: the longest counts",
+    ): (
+        "한 단계에서 시작한 서브에이전트들은 나란히 실행된다: 가장 긴 것만 센다",
+        "리드의 단계를 차례로 보세요: 각 단계는 1을 더하고, delegate 호출을 한 단계는 그 단계가 "
+        "시작한 서브 실행(리스트에서 다음에 오는 것들, delegate 호출 하나당 하나) 가운데 가장 큰 "
+        ".calls도 더합니다. 다른 도구 호출은 서브 실행을 시작하지 않습니다",
+    ),
+    ("ex8.wall_clock_steps", "sub-agents started in different steps wait for each other"): (
+        "서로 다른 단계에서 시작한 서브에이전트들은 서로를 기다린다",
+        "리드의 단계를 차례로 보세요: 각 단계는 1을 더하고, delegate 호출을 한 단계는 그 단계가 "
+        "시작한 서브 실행(리스트에서 다음에 오는 것들, delegate 호출 하나당 하나) 가운데 가장 큰 "
+        ".calls도 더합니다. 다른 도구 호출은 서브 실행을 시작하지 않습니다",
+    ),
+    ("ex8.wall_clock_steps", "agrees with agentlib.delegate.wall_clock_steps on a real team"): (
+        "실제 팀에서 agentlib.delegate.wall_clock_steps와 일치한다",
+        "리드의 단계를 차례로 보세요: 각 단계는 1을 더하고, delegate 호출을 한 단계는 그 단계가 "
+        "시작한 서브 실행(리스트에서 다음에 오는 것들, delegate 호출 하나당 하나) 가운데 가장 큰 "
+        ".calls도 더합니다. 다른 도구 호출은 서브 실행을 시작하지 않습니다",
+    ),
+    ("ex8.team_bill", "counts the lead and every sub-agent"): (
+        "리드와 모든 서브에이전트를 센다",
+        "[lead, *subruns] 전체에 걸쳐 더하세요: 요청 수(단계), input_tokens, 그리고 "
+        "ex7.run_cost처럼 계산한 달러 비용입니다. (input_tokens - cache_read - cache_write)는 "
+        "입력 가격으로, cache_read와 cache_write는 각자의 가격으로, 출력은 출력 가격으로 "
+        "계산하며, 모두 백만 토큰당 가격입니다",
+    ),
+    ("ex8.team_bill", "bills every step with the prompt cache"): (
+        "모든 단계를 프롬프트 캐시를 반영해 청구한다",
+        "[lead, *subruns] 전체에 걸쳐 더하세요: 요청 수(단계), input_tokens, 그리고 "
+        "ex7.run_cost처럼 계산한 달러 비용입니다. (input_tokens - cache_read - cache_write)는 "
+        "입력 가격으로, cache_read와 cache_write는 각자의 가격으로, 출력은 출력 가격으로 "
+        "계산하며, 모두 백만 토큰당 가격입니다",
+    ),
+    ("ex8.team_bill", "uses the prices it is given"): (
+        "주어진 가격을 쓴다",
+        "[lead, *subruns] 전체에 걸쳐 더하세요: 요청 수(단계), input_tokens, 그리고 "
+        "ex7.run_cost처럼 계산한 달러 비용입니다. (input_tokens - cache_read - cache_write)는 "
+        "입력 가격으로, cache_read와 cache_write는 각자의 가격으로, 출력은 출력 가격으로 "
+        "계산하며, 모두 백만 토큰당 가격입니다",
+    ),
+    ("ex8.team_bill", "agrees with agentlib.delegate.totals on a real team"): (
+        "실제 팀에서 agentlib.delegate.totals와 일치한다",
+        "[lead, *subruns] 전체에 걸쳐 더하세요: 요청 수(단계), input_tokens, 그리고 "
+        "ex7.run_cost처럼 계산한 달러 비용입니다. (input_tokens - cache_read - cache_write)는 "
+        "입력 가격으로, cache_read와 cache_write는 각자의 가격으로, 출력은 출력 가격으로 "
+        "계산하며, 모두 백만 토큰당 가격입니다",
+    ),
+}

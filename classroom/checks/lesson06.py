@@ -1,0 +1,519 @@
+"""Checks for lesson 6's exercises: ex6.atomic_write, ex6.safe_path, ex6.resume_notes.
+
+- ex6.atomic_write: the check simulates a crash in the middle of the write (every file
+  opened for writing, and `os.write`, take half the text and then raise) and at the
+  rename; the old notes must stay whole and no temp file may be left. A direct
+  `open(path, "w")` fails the crash check and the "rename into place" check.
+- ex6.safe_path: real folders and real symlinks in a temporary directory. A path check by
+  string prefix fails on the sibling folder `notes-evil`; a check that never resolves
+  symlinks fails both symlink checks.
+- ex6.resume_notes: notes texts in the course model's own format, and the notes of real
+  interrupted runs of the lesson's audit.
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from unittest import mock
+
+from classroom.grading import in_learner_process, register
+
+# ---------------------------------------------------------------- a simulated crash
+
+
+class SimulatedCrash(Exception):
+    """Stands in for the process dying in the middle of a write."""
+
+
+class _CrashingFile:
+    """A file opened for writing that takes `budget` characters (or bytes), then 'dies'.
+
+    What was written before the crash is flushed, so the half-written file is on disk, as
+    it would be after a real crash once the OS had written part of the data.
+    """
+
+    def __init__(self, f, state: dict):
+        self._f, self._state = f, state
+
+    def write(self, data):
+        room = self._state["budget"]
+        if len(data) > room:
+            if room:
+                self._f.write(data[:room])
+            self._f.flush()
+            self._state["budget"], self._state["fired"] = 0, True
+            raise SimulatedCrash("simulated crash in the middle of a write")
+        self._state["budget"] -= len(data)
+        return self._f.write(data)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._f.close()
+
+    def __iter__(self):
+        return iter(self._f)
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
+
+
+@contextmanager
+def crash_mid_write(budget: int, namespace: dict | None = None) -> Iterator[dict]:
+    """Every write after the first `budget` characters raises SimulatedCrash.
+
+    Covers `open`, `io.open` (so `Path.write_text`, `os.fdopen`, `tempfile`), `os.write`,
+    and the name `open` in `namespace`: in a notebook, `open` is IPython's own wrapper of
+    io.open, bound in the learner's globals, which patching builtins does not reach.
+    Yields a dict whose "fired" says whether the crash happened.
+    """
+    state = {"budget": budget, "fired": False}
+    real_open, real_write = io.open, os.write
+
+    def opener(file, mode="r", *args, **kwargs):
+        f = real_open(file, mode, *args, **kwargs)
+        return _CrashingFile(f, state) if set(mode) & set("wax+") else f
+
+    def os_write(fd, data):
+        room = state["budget"]
+        if len(data) > room:
+            if room:
+                real_write(fd, data[:room])
+            state["budget"], state["fired"] = 0, True
+            raise SimulatedCrash("simulated crash in the middle of a write")
+        state["budget"] -= len(data)
+        return real_write(fd, data)
+
+    with mock.patch.object(builtins, "open", opener), mock.patch.object(io, "open", opener), \
+            mock.patch.object(os, "write", os_write), _bind(namespace, "open", opener):
+        yield state
+
+
+@contextmanager
+def _bind(namespace: dict | None, name: str, value) -> Iterator[None]:
+    """Bind `name` in `namespace` for a while, then restore that one name (only that one:
+    mock.patch.dict would reset the whole namespace, the learner's notebook globals)."""
+    if namespace is None:
+        yield
+        return
+    missing = object()
+    saved = namespace.get(name, missing)
+    namespace[name] = value
+    try:
+        yield
+    finally:
+        if saved is missing:
+            namespace.pop(name, None)
+        else:
+            namespace[name] = saved
+
+
+@contextmanager
+def record_renames(fail: bool = False) -> Iterator[list[tuple[str, str]]]:
+    """Record every os.replace / os.rename as (src, dst); with `fail`, crash instead."""
+    calls: list[tuple[str, str]] = []
+    real = {"replace": os.replace, "rename": os.rename}
+
+    def wrap(name: str) -> Callable:
+        def renamed(src, dst, *args, **kwargs):
+            calls.append((os.fspath(src), os.fspath(dst)))
+            if fail:
+                raise SimulatedCrash(f"simulated crash at os.{name}")
+            return real[name](src, dst, *args, **kwargs)
+        return renamed
+
+    with mock.patch.object(os, "replace", wrap("replace")), \
+            mock.patch.object(os, "rename", wrap("rename")):
+        yield calls
+
+
+def write_crashing(fn: Callable, path, text: str, budget: int) -> tuple[bool, bool]:
+    """fn(path, text) while every write after `budget` characters crashes: (whether fn let
+    the crash through, whether it fired). Runs where the learner's function lives."""
+    with crash_mid_write(budget, _globals(fn)) as crash:
+        try:
+            fn(path, text)
+        except SimulatedCrash:
+            return True, crash["fired"]
+    return False, crash["fired"]
+
+
+def write_renaming(fn: Callable, path, text: str, fail: bool) -> tuple[list, bool]:
+    """fn(path, text), recording its renames (with `fail`, crashing at the first one):
+    (the renames, whether the crash came through). Runs where the learner's function lives."""
+    with record_renames(fail) as renames:
+        try:
+            fn(path, text)
+        except SimulatedCrash:
+            return renames, True
+    return renames, False
+
+
+# ---------------------------------------------------------------- ex6.atomic_write
+
+OLD = ("Plan: check 3 files in order, in services/ with .conf: auth, cart, media\n"
+       "Noted [1/3] services/auth.conf: auth timeout_s = 20 (not above 30)\n")
+NEW = OLD + ("Noted [2/3] services/cart.conf: cart timeout_s = 45 (above 30)\n"
+             "Noted [3/3] services/media.conf: media timeout_s = 40 (above 30)\n")
+ATOMIC_HINT = ("write the text to a temp file in the same folder "
+               "(tempfile.mkstemp(dir=path.parent)), then os.replace(tmp, path); on any "
+               "exception remove the temp file and re-raise")
+
+
+@contextmanager
+def _folder() -> Iterator[Path]:
+    with tempfile.TemporaryDirectory(prefix="agentlib-ex6-") as d:
+        yield Path(d)
+
+
+def _listing(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
+
+
+def _read(path: Path) -> str:
+    with open(path, encoding="utf-8", newline="") as f:
+        return f.read()
+
+
+def _write(path: Path, text: str) -> None:
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+
+
+def _globals(fn: Callable) -> dict | None:
+    """The globals a learner's function looks names up in (the notebook's namespace)."""
+    return getattr(fn, "__globals__", None)
+
+
+@register("ex6.atomic_write", "writes the text as UTF-8, creating or replacing the file",
+          hint="open the temp file with encoding='utf-8'; os.replace overwrites the old file",
+          needs=("atomic_write",))
+def _atomic_writes(ns: dict) -> None:
+    with _folder() as folder:
+        path = folder / "notes.md"
+        ns["atomic_write"](path, OLD)
+        assert path.is_file(), "atomic_write(path, text) did not create the file"
+        got = _read(path)
+        assert got == OLD, f"after atomic_write the file holds {got!r}, expected {OLD!r}"
+        text = NEW + "메모: 한국어도 저장된다 ✅\n"
+        ns["atomic_write"](str(path), text)  # a str path works too
+        got = path.read_bytes()
+        assert got == text.encode("utf-8"), (
+            "atomic_write over an existing file should leave exactly the new text, as "
+            f"UTF-8; the file holds {got[:80]!r}...")
+
+
+@register("ex6.atomic_write", "a crash in the middle of the write leaves the old notes whole",
+          hint=ATOMIC_HINT, needs=("atomic_write",))
+def _atomic_crash(ns: dict) -> None:
+    with _folder() as folder:
+        path = folder / "notes.md"
+        _write(path, OLD)
+        raised, fired = in_learner_process(write_crashing, ns["atomic_write"], path, NEW,
+                                           len(NEW) // 2)
+        assert fired, ("the simulated crash never fired: write the file with "
+                       "open(), os.fdopen(), Path.write_text() or os.write()")
+        got = _read(path)
+        assert got == OLD, (
+            f"after a crash half-way through the write, notes.md holds {len(got)} "
+            f"characters ({got[:24]!r}...), not the old notes: writing in place "
+            "(open(path, 'w')) empties the file first; write a temp file, then rename it "
+            "over the notes")
+        assert raised, ("atomic_write swallowed the crash; let the exception "
+                        "propagate so the caller knows the write failed")
+
+
+@register("ex6.atomic_write", "leaves no temp file behind after a crash",
+          hint="wrap the write and the rename in try/except BaseException: remove the temp "
+               "file, then raise", needs=("atomic_write",))
+def _atomic_cleanup(ns: dict) -> None:
+    for where in ("mid-write", "at the rename"):
+        with _folder() as folder:
+            path = folder / "notes.md"
+            _write(path, OLD)
+            if where == "mid-write":
+                in_learner_process(write_crashing, ns["atomic_write"], path, NEW,
+                                   len(NEW) // 2)
+            else:
+                in_learner_process(write_renaming, ns["atomic_write"], path, NEW, True)
+            left = _listing(folder)
+            assert left == ["notes.md"], (
+                f"after a crash {where} the folder holds {left}; only notes.md should be "
+                "there (remove the temp file when anything fails)")
+            assert _read(path) == OLD, f"after a crash {where} the old notes changed"
+
+
+@register("ex6.atomic_write", "puts the new file in place with a rename from the same folder",
+          hint="os.replace(tmp, path) with tmp in path's folder: a rename is atomic only "
+               "within one filesystem", needs=("atomic_write",))
+def _atomic_rename(ns: dict) -> None:
+    with _folder() as folder:
+        path = folder / "notes.md"
+        _write(path, OLD)
+        renames, _ = in_learner_process(write_renaming, ns["atomic_write"], path, NEW, False)
+        target = os.path.realpath(path)
+        into = [(src, dst) for src, dst in renames if os.path.realpath(dst) == target]
+        assert into, ("notes.md was written in place: no os.replace(tmp, path) (or "
+                      "os.rename) put a finished file there, so a crash can leave it half "
+                      "written")
+        src = into[-1][0]
+        assert os.path.dirname(os.path.realpath(src)) == os.path.dirname(target), (
+            "the temp file was made outside the notes folder; os.replace can only rename "
+            "atomically within one filesystem: make it with tempfile.mkstemp(dir=folder)")
+        assert _read(path) == NEW and _listing(folder) == ["notes.md"], \
+            "after a successful write only notes.md, holding the new text, should be there"
+
+
+# ---------------------------------------------------------------- ex6.safe_path
+
+GOOD_NAMES = ["notes.md", "plan/today.md", "v1..v2.md", "노트 ✅.md"]
+REFUSE_TYPES = (ValueError, PermissionError)
+SAFE_HINT = ("refuse NUL, empty, absolute and '..' names; then compare realpath(folder / "
+             "name) with realpath(folder) by path components (os.path.commonpath), not by "
+             "string prefix")
+
+
+@contextmanager
+def _tree() -> Iterator[tuple[Path, Path]]:
+    """root/notes (the folder), a sibling root/notes-evil, root/outside, and symlinks."""
+    with tempfile.TemporaryDirectory(prefix="agentlib-ex6-") as d:
+        root = Path(d)
+        folder = root / "notes"
+        (folder / "plan").mkdir(parents=True)
+        (folder / "notes.md").write_text("my notes\n", encoding="utf-8")
+        (root / "notes-evil").mkdir()
+        (root / "notes-evil" / "x.md").write_text("not yours\n", encoding="utf-8")
+        (root / "outside").mkdir()
+        (root / "outside" / "secret.txt").write_text("secret\n", encoding="utf-8")
+        os.symlink(root / "outside", folder / "out")  # a folder link that leads out
+        os.symlink(root / "outside" / "secret.txt", folder / "link.md")  # a file link
+        os.symlink(root / "notes-evil", folder / "evil")  # out, to a name sharing the prefix
+        os.symlink(folder, root / "alias")  # the folder itself, reached through a link
+        yield root, folder
+
+
+def _refuses(ns: dict, folder: Path, name: str, why: str) -> None:
+    try:
+        got = ns["safe_path"](folder, name)
+    except REFUSE_TYPES:
+        return
+    except NotImplementedError:
+        raise
+    except Exception as e:  # noqa: BLE001 (reported to the learner)
+        raise AssertionError(f"safe_path(folder, {name!r}) raised {type(e).__name__}: {e}; "
+                             "refuse with ValueError or PermissionError") from None
+    raise AssertionError(f"safe_path(folder, {name!r}) returned {os.fspath(got)!r}; {why}, "
+                         "so it must raise ValueError or PermissionError")
+
+
+def _accepts(ns: dict, folder: Path, name: str, real_folder: Path) -> None:
+    try:
+        got = ns["safe_path"](folder, name)
+    except REFUSE_TYPES as e:
+        raise AssertionError(f"safe_path(folder, {name!r}) refused a good name: {e}") from None
+    assert isinstance(got, str | os.PathLike), \
+        f"safe_path should return the path (a Path or str), got {type(got).__name__}"
+    want = os.path.realpath(real_folder / name)
+    assert os.path.realpath(os.fspath(got)) == want, (
+        f"safe_path(folder, {name!r}) returned {os.fspath(got)!r}, which is not the file "
+        f"{name!r} inside the folder")
+
+
+@register("ex6.safe_path", "accepts plain names and sub-folders inside the folder",
+          hint="split the name into parts and refuse only a part that is exactly '..' "
+               "('v1..v2.md' is a fine name)", needs=("safe_path",))
+def _safe_good(ns: dict) -> None:
+    with _tree() as (_, folder):
+        for name in GOOD_NAMES:
+            _accepts(ns, folder, name, folder)
+
+
+@register("ex6.safe_path", "works when the folder itself is reached through a symlink",
+          hint="resolve the folder too: compare realpath(candidate) with realpath(folder) "
+               "(on macOS /tmp is itself a symlink)", needs=("safe_path",))
+def _safe_alias(ns: dict) -> None:
+    with _tree() as (root, folder):
+        for name in GOOD_NAMES:
+            _accepts(ns, root / "alias", name, folder)
+
+
+@register("ex6.safe_path", "refuses absolute paths, '..', NUL bytes and empty names",
+          hint=SAFE_HINT, needs=("safe_path",))
+def _safe_refuses(ns: dict) -> None:
+    with _tree() as (_, folder):
+        cases = [("/etc/passwd", "it is absolute"),
+                 (str(folder / "notes.md"), "it is absolute (names are relative, always)"),
+                 ("../outside/secret.txt", "it climbs out with '..'"),
+                 ("plan/../../outside/secret.txt", "it climbs out with '..'"),
+                 ("plan/../notes.md", "it has a '..' part (refuse every '..')"),
+                 ("notes\x00.md", "it holds a NUL byte"),
+                 ("", "it is empty")]
+        for name, why in cases:
+            _refuses(ns, folder, name, why)
+
+
+@register("ex6.safe_path", "refuses a symlink inside the folder that leads out",
+          hint="resolve symlinks with os.path.realpath (or Path.resolve()) before comparing",
+          needs=("safe_path",))
+def _safe_symlinks(ns: dict) -> None:
+    with _tree() as (_, folder):
+        _refuses(ns, folder, "out/secret.txt", "'out' is a symlink to a folder outside")
+        _refuses(ns, folder, "link.md", "'link.md' is a symlink to a file outside")
+        _refuses(ns, folder, "out/new.md", "'out' is a symlink to a folder outside")
+
+
+@register("ex6.safe_path", "is not fooled by a sibling folder sharing the prefix (notes-evil)",
+          hint="'/x/notes-evil'.startswith('/x/notes') is True: compare path components "
+               "(os.path.commonpath) or use Path.is_relative_to", needs=("safe_path",))
+def _safe_prefix(ns: dict) -> None:
+    with _tree() as (_, folder):
+        _refuses(ns, folder, "evil/x.md",
+                 "'evil' is a symlink to the sibling folder notes-evil, outside")
+
+
+# ---------------------------------------------------------------- ex6.resume_notes
+
+NOTE_RE = re.compile(r"^Noted \[(\d+)/(\d+)\] (\S+): ", re.M)
+PLAN_RE = re.compile(r"^Plan: check (\d+) files in order(?:, in (\S*) with (\S*))?: (.+)$",
+                     re.M)
+RESUME_HINT = ("collect the path of every 'Noted [k/n] PATH: ...' line; rebuild the files of "
+               "the newest 'Plan:' line (FOLDER + name + EXT in the short form); the next "
+               "file is the first planned file not noted")
+
+
+def reference_resume(text: str) -> tuple[set[str], str | None]:
+    """(files noted so far, the first file of the newest plan not noted yet, or None)."""
+    checked = {m.group(3) for m in NOTE_RE.finditer(text)}
+    plans = PLAN_RE.findall(text)
+    if not plans:
+        return checked, None
+    _, folder, ext, names = plans[-1]
+    if folder or ext:
+        files = [f"{folder}{n.strip()}{ext}" for n in names.split(",")]
+    else:
+        files = [n.strip() for n in names.split(",")]
+    return checked, next((f for f in files if f not in checked), None)
+
+
+SHORT_PLAN = ("Plan: check 5 files in order, in services/ with .conf: "
+              "_defaults, auth, billing, cart, media")
+LONG_PLAN = "Plan: check 3 files in order: README.md, src/app.py, docs/setup.txt"
+
+
+def _note(k: int, n: int, path: str, rest: str = "timeout_s = 20 (not above 30)") -> str:
+    return f"Noted [{k}/{n}] {path}: {path.rsplit('/', 1)[-1].split('.')[0]} {rest}"
+
+
+def _resume(ns: dict, text: str) -> tuple[set[str], str | None]:
+    got = ns["resume_notes"](text)
+    assert isinstance(got, tuple) and len(got) == 2, \
+        f"resume_notes should return (checked, next_file), got {got!r}"
+    checked, nxt = got
+    assert isinstance(checked, set | frozenset), \
+        f"checked should be a set of paths, got {type(checked).__name__}"
+    return set(checked), nxt
+
+
+def _expect(ns: dict, text: str, want: tuple[set[str], str | None], what: str) -> None:
+    checked, nxt = _resume(ns, text)
+    shown = text if len(text) < 400 else text[:400] + "..."
+    assert checked == want[0], (f"{what}: checked is {sorted(checked)}, expected "
+                                f"{sorted(want[0])}, for the notes:\n{shown}")
+    assert nxt == want[1], f"{what}: next_file is {nxt!r}, expected {want[1]!r}"
+
+
+@register("ex6.resume_notes", "collects the files already noted",
+          hint=RESUME_HINT, needs=("resume_notes",))
+def _resume_checked(ns: dict) -> None:
+    text = "\n".join([SHORT_PLAN, _note(1, 5, "services/_defaults.conf", "shared defaults"),
+                      _note(2, 5, "services/auth.conf"),
+                      "Some free text the agent wrote: Noted that billing looks odd."])
+    checked, _ = _resume(ns, text)
+    want = {"services/_defaults.conf", "services/auth.conf"}
+    assert checked == want, (f"checked is {sorted(checked)}, expected {sorted(want)}: only "
+                             "'Noted [k/n] PATH: ...' lines count, with the full path")
+
+
+@register("ex6.resume_notes", "the next file is the first planned file not yet noted",
+          hint=RESUME_HINT, needs=("resume_notes",))
+def _resume_next(ns: dict) -> None:
+    files = ["services/_defaults.conf", "services/auth.conf", "services/billing.conf",
+             "services/cart.conf", "services/media.conf"]
+    for noted in ([0, 1], [0, 1, 3], [1], []):
+        text = "\n".join([SHORT_PLAN, *(_note(i + 1, 5, files[i]) for i in noted)])
+        nxt = next(f for i, f in enumerate(files) if i not in noted)
+        _expect(ns, text, ({files[i] for i in noted}, nxt),
+                f"with files {[i + 1 for i in noted]} of 5 noted")
+
+
+@register("ex6.resume_notes", "reads both plan forms: short (folder and extension once) and "
+          "full paths", hint="'Plan: check N files in order, in FOLDER with EXT: a, b' means "
+          "FOLDER+a+EXT, ...; 'Plan: check N files in order: p1, p2' lists full paths",
+          needs=("resume_notes",))
+def _resume_forms(ns: dict) -> None:
+    text = "\n".join([LONG_PLAN, _note(1, 3, "README.md", "(no setting)")])
+    _expect(ns, text, ({"README.md"}, "src/app.py"), "with the full-path plan form")
+    text = "\n".join([SHORT_PLAN, _note(1, 5, "services/_defaults.conf")])
+    _expect(ns, text, ({"services/_defaults.conf"}, "services/auth.conf"),
+            "with the short plan form")
+
+
+@register("ex6.resume_notes", "returns None when every file is noted, or when there is no "
+          "plan; uses the newest plan", hint="next_file is None when nothing is left (or "
+          "nothing is planned); with several Plan lines the last one counts",
+          needs=("resume_notes",))
+def _resume_edges(ns: dict) -> None:
+    _expect(ns, "", (set(), None), "for empty notes")
+    _expect(ns, _note(1, 2, "a.txt"), ({"a.txt"}, None), "for notes without a plan")
+    files = ["README.md", "src/app.py", "docs/setup.txt"]
+    done = "\n".join([LONG_PLAN, *(_note(i + 1, 3, f) for i, f in enumerate(files))])
+    _expect(ns, done, (set(files), None), "when every planned file is noted")
+    newer = "Plan: check 4 files in order: README.md, src/app.py, docs/setup.txt, NEWS.md"
+    _expect(ns, done + "\n" + newer, (set(files), "NEWS.md"),
+            "when a newer plan lists one more file")
+
+
+@lru_cache(maxsize=1)
+def lesson_notes() -> tuple[tuple[int, str, str | None], ...]:
+    """(steps, notes text, the first new file the resumed model read) for interrupted runs
+    of the lesson's audit(12): the notes a real restart finds (computed once)."""
+    from agentlib.context.notes import NOTES_RULES, Notes
+    from agentlib.loop import DEFAULT_SYSTEM, run_agent
+    from coursekit import connect, workloads
+
+    out = []
+    client = connect(offline=True)
+    system = DEFAULT_SYSTEM + " " + NOTES_RULES
+    with tempfile.TemporaryDirectory(prefix="agentlib-ex6-") as d:
+        work = workloads.audit(12, root=str(Path(d) / "workspace"))
+        for steps in (4, 8, 12, 16):
+            notes = Notes(Path(d) / f"notes-{steps}")
+            run_agent(client, work, system=system, extra_tools=notes.toolbox(),
+                      max_steps=steps)
+            text = notes.read()
+            resumed = run_agent(client, work, system=system, extra_tools=notes.toolbox(),
+                                max_steps=3)
+            reads = [c[1].get("path") for c in resumed.tool_calls("read_file")]
+            out.append((steps, text, reads[0] if reads else None))
+    return tuple(out)
+
+
+@register("ex6.resume_notes", "agrees with the notes of real interrupted audit runs",
+          hint=RESUME_HINT, needs=("resume_notes",))
+def _resume_real(ns: dict) -> None:
+    for steps, text, _ in lesson_notes():
+        _expect(ns, text, reference_resume(text),
+                f"on the notes of the lesson's audit stopped after {steps} steps")

@@ -1,0 +1,418 @@
+"""Checks for exercise notebooks: `check("ex2.keep_last")` prints one line per check.
+
+An exercise is a named piece of work in a notebook (a function the learner writes).
+Each exercise has one or more checks, registered with `register`:
+
+    from classroom.grading import register
+
+    @register("ex0.add", "adds two small integers", hint="return a + b", needs=("add",))
+    def _(ns):
+        got = ns["add"](2, 3)
+        assert got == 5, f"add(2, 3) should be 5, got {got!r}"
+
+A check receives the learner's namespace (the notebook's globals) and raises
+AssertionError with a message that says what was expected and what came back.
+`check(name)` runs every check of that exercise and prints a line for each:
+
+    PASS  ex0.add: adds two small integers
+    FAIL  ex0.add: adds two small integers — add(2, 3) should be 5, got -1 (hint: return a + b)
+    TODO  ex0.add: adds two small integers — not attempted yet
+    MISSING ex0.add: adds two small integers — no `add` defined yet: run its cell first
+    ERROR ex0.add: adds two small integers — add(2, 3) raised TypeError: ... (hint: ...)
+    TIMEOUT ex0.add: adds two small integers — timed out after 20 s in add(2, 3)
+
+Each check runs under a time limit (`CHECK_TIMEOUT` seconds), so a learner's function
+that hangs is reported, not waited for. An error names the call that raised it. When
+several checks of an exercise fail for the same reason, the reason is printed once and
+the other checks say "same as above"; after a timeout the exercise's remaining checks
+are not run.
+
+`check` never raises into the notebook: a learner's mistake is reported, not thrown.
+`check("ex0")` runs every exercise named `ex0.*`. Exercise names are unique across the
+course (`ex<lesson>.<function>`), and a title is unique within its exercise: together
+they name a column of the gradebook. Checks live in classroom/checks/lessonNN.py.
+
+Tests call `run_checks(name, namespace)` to prove a known wrong answer fails. The
+grading command (`python -m classroom.grade`) runs the same checks in its own process,
+on a namespace whose functions call the learner's across a process boundary
+(classroom/grader/remote.py). Two helpers keep a check correct on both sides:
+`portable(fn, ...)` makes a library object (a workload, a meter) that can be rebuilt
+in the learner's process, and `in_learner_process(fn, ...)` runs a helper of the check
+module there (e.g. one that simulates a crash around the learner's function).
+"""
+
+from __future__ import annotations
+
+import re
+import reprlib
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from coursekit import i18n
+
+CheckFn = Callable[[dict], None]
+
+STATUSES = ("pass", "fail", "todo", "missing", "error", "timeout", "crashed")
+CHECK_TIMEOUT = 20.0  # seconds a check may take (the learner's function included)
+
+
+class CheckTimeout(BaseException):  # noqa: N818 (BaseException: a check's `except Exception` must not swallow it)
+    """A check ran out of time (its learner's function hung)."""
+
+
+class SubmissionGone(BaseException):  # noqa: N818
+    """The learner's process died while a check was calling into it."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check of one exercise: a function of the learner's namespace."""
+
+    exercise: str
+    title: str
+    fn: CheckFn
+    hint: str = ""
+    needs: tuple[str, ...] = ()
+    points: float = 1.0
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one check found: status is one of STATUSES; detail says why."""
+
+    exercise: str
+    check: str
+    status: str
+    detail: str = ""
+    hint: str = ""
+
+    def line(self, same_as_above: bool = False, language: str | None = None) -> str:
+        """The one line `check` prints for this result, in the learner's language (the
+        check's title, hint and fixed words from the catalog; details stay as computed)."""
+        ko = (language or i18n.lang()) == "ko"
+        title, hint = localized(self.exercise, self.check, self.hint) if ko else \
+            (self.check, self.hint)
+        say = i18n.translate if ko else str
+        text = f"{say(self.status.upper()):<5} {self.exercise}: {title}"
+        if same_as_above:
+            return text + f" — {say('same as above')}"
+        if self.status != "pass" and self.detail:
+            text += f" — {say(self.detail)}"
+        if self.status in ("fail", "error", "timeout") and hint:
+            text += f" ({say('hint')}: {hint})"
+        return text
+
+
+def localized(exercise: str, title: str, hint: str) -> tuple[str, str]:
+    """A check's title and hint in Korean, from classroom/checks/ko.py (English if absent)."""
+    from classroom.checks.ko import CHECKS_KO  # noqa: PLC0415 (only Korean notebooks need it)
+
+    entry = CHECKS_KO.get((exercise, title))
+    return (entry[0], entry[1] or hint) if entry else (title, hint)
+
+
+CHECKS: dict[str, list[Check]] = {}
+"""exercise name -> its checks, in registration order."""
+
+
+def register(
+    exercise: str, title: str, *, hint: str = "", needs: Iterable[str] = (),
+    points: float = 1.0,
+) -> Callable[[CheckFn], CheckFn]:
+    """Decorator: add `fn` as a check of `exercise`, worth `points` in the gradebook.
+
+    `needs` names the learner's objects the check uses; if one is not defined the check
+    reports MISSING instead of a confusing KeyError. Registering the same exercise and
+    title again replaces the old check, so re-importing a module is harmless.
+    """
+
+    def decorator(fn: CheckFn) -> CheckFn:
+        new = Check(exercise, title, fn, hint, tuple(needs), float(points))
+        checks = CHECKS.setdefault(exercise, [])
+        for i, old in enumerate(checks):
+            if old.title == title:
+                checks[i] = new
+                break
+        else:
+            checks.append(new)
+        return fn
+
+    return decorator
+
+
+def _load_checks() -> None:
+    """Import classroom.checks, whose submodules register the course's checks."""
+    import classroom.checks  # noqa: F401  (imported for its side effect)
+
+
+def load_checks_file(path: str | Path) -> list[str]:
+    """Register the checks of a Python file of one's own (a teacher's exercises), written
+    like classroom/checks/lessonNN.py; returns the exercises it defines."""
+    import importlib.util
+
+    path = Path(path)
+    if not path.is_file() or path.suffix != ".py":
+        raise FileNotFoundError(f"checks file {str(path)!r}: not a .py file")
+    _load_checks()
+    before = {ex: len(cs) for ex, cs in CHECKS.items()}
+    spec = importlib.util.spec_from_file_location(f"agentlib_checks_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [ex for ex, cs in CHECKS.items() if len(cs) != before.get(ex, 0)]
+
+
+def exercises_matching(name: str) -> list[str]:
+    """Exercise names that `name` selects: itself, or all `name.*` when it is a prefix."""
+    _load_checks()
+    if name in CHECKS:
+        return [name]
+    return sorted(ex for ex in CHECKS if ex.startswith(name + "."))
+
+
+def _short(text: object, limit: int = 300) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ---------------------------------------------------------------- both sides of the boundary
+
+
+def portable(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`fn(*args, **kwargs)`, remembering how it was made, so that the grader can rebuild
+    the same object in the learner's process instead of sending it (a workload, a meter).
+    `fn` must be a module-level function or class of agentlib."""
+    obj = fn(*args, **kwargs)
+    try:
+        obj.__agentlib_recipe__ = (f"{fn.__module__}:{fn.__qualname__}", args, kwargs)
+    except AttributeError:
+        pass
+    return obj
+
+
+def in_learner_process(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`fn(*args, **kwargs)` where the learner's functions among the arguments live: here
+    in a notebook, in the learner's sandbox when grading. `fn` must be a module-level
+    function of agentlib, and its result plain data."""
+    for value in (*args, *kwargs.values()):
+        session = getattr(value, "_session", None)
+        if session is not None and hasattr(session, "call"):
+            return session.call({"$": "lib", "fn": f"{fn.__module__}:{fn.__qualname__}"},
+                                args, kwargs)
+    return fn(*args, **kwargs)
+
+
+_brief_repr = reprlib.Repr()
+_brief_repr.maxstring = _brief_repr.maxother = 60
+_brief_repr.maxlist = _brief_repr.maxtuple = _brief_repr.maxdict = 4
+_brief_repr.maxlevel = 2
+
+
+def _brief(value: Any) -> str:
+    if isinstance(value, list) and value and all(isinstance(m, dict) and "role" in m
+                                                 for m in value):
+        return f"<{len(value)} messages>"
+    try:
+        return _brief_repr.repr(value)
+    except Exception:
+        return f"<{type(value).__name__}>"
+
+
+def call_text(name: str, args: tuple, kwargs: dict) -> str:
+    """A call as a learner reads it: find_split(<5 messages>), cap_text('abc', 10)."""
+    parts = [_brief(a) for a in args] + [f"{k}={_brief(v)}" for k, v in kwargs.items()]
+    return _short(f"{name}({', '.join(parts)})", 200)
+
+
+class _Traced:
+    """A learner's function as a check calls it: what it raises names the call."""
+
+    def __init__(self, fn: Callable[..., Any], name: str) -> None:
+        self.__wrapped__, self._name = fn, name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return self.__wrapped__(*args, **kwargs)
+        except BaseException as exc:
+            _blame(exc, self._name, args, kwargs)
+            raise
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(self.__wrapped__, attribute)
+
+
+def _blame(exc: BaseException, name: str, args: tuple, kwargs: dict) -> None:
+    """Mark `exc` as raised by the learner's call `name(*args, **kwargs)`."""
+    if getattr(exc, "__agentlib_call__", None) is None:
+        try:
+            exc.__agentlib_call__ = call_text(name, args, kwargs)
+        except (AttributeError, TypeError):
+            pass
+
+
+def _traced(ns: Any, names: Iterable[str]) -> Any:
+    """A view of a notebook's globals whose named functions are traced (grading's remote
+    namespace traces its calls itself)."""
+    if not isinstance(ns, dict):
+        return ns
+    view = dict(ns)
+    for name in names:
+        if callable(ns.get(name)) and not isinstance(ns[name], type):
+            view[name] = _Traced(ns[name], name)
+    return view
+
+
+@contextmanager
+def _time_limit(ns: Any, seconds: float | None) -> Iterator[None]:
+    """At most `seconds` for what runs inside: on a remote namespace its own deadline, in
+    a notebook a SIGALRM (main thread, POSIX); any timer already set is restored."""
+    remote = getattr(ns, "time_limit", None)
+    if remote is not None and seconds is not None:
+        with remote(seconds):
+            yield
+        return
+    if (seconds is None or not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+
+    def ring(signum, frame):  # noqa: ANN001, ANN202
+        raise CheckTimeout(f"timed out after {seconds:g} s")
+
+    started = time.monotonic()
+    old_handler = signal.signal(signal.SIGALRM, ring)
+    old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old_handler)
+        if old_delay:
+            left = max(old_delay - (time.monotonic() - started), 0.01)
+            signal.setitimer(signal.ITIMER_REAL, left, old_interval)
+
+
+def _why_missing(ns: Any, name: str) -> str:
+    """Why `name` is not defined: its cell raised (we can tell), or it has not run yet."""
+    remote = getattr(ns, "why_missing", None)
+    if remote is not None:
+        return remote(name) or f"no `{name}` in the notebook: its cell was deleted or renamed"
+    history = ns.get("In") if isinstance(ns, dict) else None
+    if isinstance(history, list):
+        defines = re.compile(rf"^(?:async\s+def|def|class)\s+{re.escape(name)}\b"
+                             rf"|^{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)", re.M)
+        ran = [i for i, src in enumerate(history) if isinstance(src, str) and defines.search(src)]
+        if ran:
+            return (f"`{name}` is not defined although its cell ran (In [{ran[-1]}]): that "
+                    "cell raised an error before defining it; fix it and run it again")
+    return f"no `{name}` defined yet: run its cell first"
+
+
+def _run_one(c: Check, ns: Any, timeout: float | None) -> Result:
+    missing = [name for name in c.needs if name not in ns]
+    if missing:
+        return Result(c.exercise, c.title, "missing",
+                      "; ".join(_why_missing(ns, n) for n in missing), c.hint)
+    try:
+        with _time_limit(ns, timeout):
+            c.fn(ns)
+    except NotImplementedError:
+        return Result(c.exercise, c.title, "todo", "not attempted yet", c.hint)
+    except CheckTimeout as exc:
+        where = getattr(exc, "__agentlib_call__", None)
+        detail = f"{_short(exc) or 'timed out'}" + (f" in {where}" if where else "")
+        return Result(c.exercise, c.title, "timeout", detail, c.hint)
+    except SubmissionGone as exc:
+        return Result(c.exercise, c.title, "crashed", _short(exc), c.hint)
+    except KeyboardInterrupt:
+        raise
+    except AssertionError as exc:
+        where = getattr(exc, "__agentlib_call__", None)
+        if where is None:
+            return Result(c.exercise, c.title, "fail", _short(exc) or "check failed", c.hint)
+        return Result(c.exercise, c.title, "error",
+                      f"{where} raised AssertionError: {_short(exc, 200)}", c.hint)
+    except BaseException as exc:
+        where = getattr(exc, "__agentlib_call__", None)
+        said = f"raised {type(exc).__name__}: {_short(exc, 200)}"
+        return Result(c.exercise, c.title, "error", f"{where} {said}" if where else said,
+                      c.hint)
+    return Result(c.exercise, c.title, "pass")
+
+
+def run_checks(names: str | Iterable[str], namespace: Any,
+               timeout: float | None = CHECK_TIMEOUT) -> list[Result]:
+    """Run the checks of the named exercises (or prefixes) against `namespace`.
+
+    After a check of an exercise times out (or the learner's process died), the
+    exercise's remaining checks are not run: they get the same status.
+    """
+    if isinstance(names, str):
+        names = [names]
+    results: list[Result] = []
+    for name in names:
+        exercises = exercises_matching(name)
+        if not exercises:
+            results.append(Result(name, "exercise exists", "error",
+                                  f"no checks registered for {name!r}"))
+        for ex in exercises:
+            ns = _traced(namespace, {n for c in CHECKS[ex] for n in c.needs})
+            stopped: Result | None = None
+            for c in CHECKS[ex]:
+                if stopped is not None:
+                    results.append(Result(ex, c.title, stopped.status,
+                                          f"not run: an earlier check {stopped.detail}",
+                                          c.hint))
+                    continue
+                result = _run_one(c, ns, timeout)
+                if result.status in ("timeout", "crashed"):
+                    stopped = result
+                results.append(result)
+    return results
+
+
+def report_lines(results: list[Result]) -> list[str]:
+    """One line per result; a reason shared with the line above is said once."""
+    lines, previous = [], None
+    for r in results:
+        reason = (r.exercise, r.status, r.detail) if r.status != "pass" and r.detail else None
+        lines.append(r.line(same_as_above=reason is not None and reason == previous))
+        previous = reason
+    return lines
+
+
+def check(name: str, namespace: dict | None = None, *,
+          timeout: float | None = CHECK_TIMEOUT) -> None:
+    """Run exercise `name`'s checks on the caller's globals and print one line each.
+
+    Never raises (except KeyboardInterrupt, so the learner can stop a runaway loop).
+    """
+    try:
+        ns = namespace if namespace is not None else sys._getframe(1).f_globals
+        results = run_checks(name, ns, timeout)
+        for line in report_lines(results):
+            print(line)
+        passed = sum(r.status == "pass" for r in results)
+        if len(results) > 1:
+            print(i18n.say("{passed}/{total} checks passed", passed=passed, total=len(results)))
+    except (Exception, SystemExit, CheckTimeout, SubmissionGone) as exc:  # a bug in a check
+        print(f"ERROR {name}: the check itself failed ({type(exc).__name__}: {_short(exc)})")
+
+
+def assert_check(exercise: str, title: str, namespace: dict | None = None) -> None:
+    """Raise AssertionError unless the check `title` of `exercise` passes (for autograders
+    that count a test cell as passed when it does not raise, such as nbgrader's)."""
+    ns = namespace if namespace is not None else sys._getframe(1).f_globals
+    _load_checks()
+    found = [c for c in CHECKS.get(exercise, []) if c.title == title]
+    if not found:
+        raise AssertionError(f"no check {title!r} registered for {exercise!r}")
+    result = _run_one(found[0], _traced(ns, found[0].needs), CHECK_TIMEOUT)
+    if result.status != "pass":
+        raise AssertionError(result.line())

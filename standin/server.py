@@ -1,0 +1,225 @@
+"""The offline course model: a deterministic stand-in for the Messages API.
+
+It answers HTTP requests the way the API does (same paths, same JSON, same 400 texts),
+so the real `anthropic` SDK can talk to it through `transport.OfflineTransport`. What it
+says comes from `agent.respond`, which sees only the request: the model's whole
+knowledge is its context window. It is not Claude, and its tokenizer (tiktoken cl100k)
+is not Claude's: offline, every model counts with it. Each behaviour and its source:
+docs/api-facts.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from apiwire import models
+from standin import agent, compaction, edits, reply, stream, thinking, tokens
+from standin import betas as B
+from standin import request as checks
+from standin.cache import PromptCache, segments
+from standin.errors import APIError
+from standin.unscripted import Unscripted
+
+ERROR_TYPES = {
+    400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+    404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error",
+    500: "api_error", 529: "overloaded_error",
+}
+FAULT_MESSAGES = {
+    429: "Number of request tokens has exceeded your per-minute rate limit (injected fault)",
+    500: "Internal server error (injected fault)",
+    529: "Overloaded (injected fault)",
+}
+MAX_REQUEST_BYTES = 32 * 1024 * 1024  # the API's 32 MB request limit
+
+
+def digest(*parts: Any) -> str:
+    """A stable hash of JSON-able parts: ids derive from the request, not from time."""
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(json.dumps(p, sort_keys=True, ensure_ascii=False).encode("utf-8"))
+    return h.hexdigest()
+
+
+class CourseModel:
+    """The offline Messages API. State: its settings, the count of calls (for faults) and
+    the prompt cache. `context_window`, when given, replaces every model's window;
+    `unscripted`, a seed, puts the unscripted layer (`unscripted.py`) around the agent."""
+
+    def __init__(self, context_window: int | None = None,
+                 faults: dict[int, int] | None = None, model: str | None = None,
+                 unscripted: int | None = None):
+        self.context_window = int(context_window) if context_window else None
+        self.faults = {int(k): int(v) for k, v in (faults or {}).items()}
+        self.model = model
+        self.calls = 0  # create/count calls received, retries included
+        self.cache = PromptCache()
+        self.unscripted = None if unscripted is None else Unscripted(unscripted)
+        self.respond = self.unscripted.respond if self.unscripted else agent.respond
+
+    # ------------------------------------------------------------------ HTTP entry point
+    def handle(self, method: str, path: str, headers: dict[str, str], body: bytes
+               ) -> tuple[int, dict[str, str], bytes]:
+        """Answer one HTTP request: (status, headers, body)."""
+        request_id = "req_offline_" + hashlib.sha256(body).hexdigest()[:24]
+        self.calls += 1
+        try:
+            if self.calls in self.faults:
+                status = self.faults[self.calls]
+                raise APIError(status, FAULT_MESSAGES.get(status, "injected fault"))
+            if self.unscripted and path == "/v1/messages" and \
+                    self.unscripted.overloaded(self.calls):
+                raise APIError(529, "Overloaded")
+            if len(body) > MAX_REQUEST_BYTES:
+                raise APIError(413, "Request exceeds the maximum allowed number of bytes.")
+            if method != "POST" or path not in ("/v1/messages", "/v1/messages/count_tokens"):
+                raise APIError(404, f"Not found: {method} {path}")
+            try:
+                request = json.loads(body or b"null")
+            except ValueError as e:
+                raise APIError(400, f"There was an error parsing the body: {e}") from None
+            if not isinstance(request, dict):
+                raise APIError(400, "request body must be a JSON object")
+            betas = B.parse(headers.get("anthropic-beta", ""))
+            checks.check_headers(headers)
+            out = {"request-id": request_id, "content-type": "application/json"}
+            if path.endswith("count_tokens"):
+                return 200, out, _dump(self.count_tokens(request, betas))
+            result = self.create(request, betas, hashlib.sha256(body).hexdigest())
+            if request.get("stream"):
+                return 200, {**out, "content-type": "text/event-stream"}, stream.events(result)
+            return 200, out, _dump(result)
+        except APIError as e:
+            return self.error(e, request_id)
+        except Exception as e:  # a bug in the stand-in must still look like an API answer
+            return self.error(APIError(500, f"offline course model failed: "
+                                            f"{type(e).__name__}: {e}"), request_id)
+
+    def error(self, e: APIError, request_id: str):
+        detail = {"details": e.details} if e.details else {}
+        body = {"type": "error", "error": {"type": ERROR_TYPES.get(e.status, "api_error"),
+                                           "message": e.message, **detail},
+                "request_id": request_id}
+        headers = {"request-id": request_id, "content-type": "application/json",
+                   "x-should-retry": "true" if e.status in (408, 409, 429, 500, 529) else "false"}
+        if e.status in (429, 529, 500):
+            headers["retry-after-ms"] = "5"  # keep SDK retries fast offline
+        return e.status, headers, _dump(body)
+
+    # ------------------------------------------------------------------ what the model sees
+    def _read(self, request: dict, betas: set[str], counting: bool):
+        """Check a request; return (row, thinking, the edits, the history the model sees)."""
+        row = checks.check(request, betas, counting)
+        cfg = thinking.config(row, request)
+        checks.forced_tool(request)
+        segments(request)  # checks the cache breakpoints
+        seen = thinking.seen(row, cfg, request.get("system"), request["messages"])
+        return row, cfg, edits.parse(request.get("context_management"), betas), \
+            compaction.visible(seen)
+
+    def window(self, row) -> int:
+        return self.context_window or row.window
+
+    # ------------------------------------------------------------------ endpoints
+    def count_tokens(self, request: dict, betas: set[str]) -> dict:
+        """Input tokens after existing compaction blocks and the clearing edits (top-level
+        `compaction` is accepted and ignored, as the API does)."""
+        row, _, todo, messages = self._read(request, betas, counting=True)
+        system, tools = request.get("system"), request.get("tools") or []
+        hidden = hidden_prompt(request)
+        before = tokens.count(messages, system=system, tools=tools) + hidden
+        messages, _ = edits.apply(todo, messages, system, tools, row, hidden)
+        result: dict = {"input_tokens": tokens.count(messages, system=system, tools=tools)
+                        + hidden}
+        if "context_management" in request:
+            result["context_management"] = {"original_input_tokens": before}
+        return result
+
+    def create(self, request: dict, betas: set[str], key: str = "") -> dict:
+        row, cfg, todo, messages = self._read(request, betas, counting=False)
+        system, tools = request.get("system"), request.get("tools") or []
+        key = key or digest(request)  # from the request bytes: same request, same ids
+        hidden = hidden_prompt(request)  # counted in usage, never sent by the client
+        if "compaction" in request:
+            block = compaction.on_demand(request, messages)
+            usage = {"input_tokens": tokens.count(messages, system=system, tools=tools)
+                     + hidden, "output_tokens": tokens.count(block)}
+            return self._message(request, key, [block], "compaction", usage)
+        compact = edits.compact_edit(todo)
+        messages, applied = edits.apply(todo, messages, system, tools, row, hidden)
+        input_tokens = tokens.count(messages, system=system, tools=tools) + hidden
+        iterations = [] if B.COMPACT_EDIT in betas else None
+        if compact and input_tokens > compact["trigger"]:
+            block = {"type": "compaction",
+                     "content": compaction.summary(messages, compact["instructions"])}
+            iterations.append(_iteration("compaction", input_tokens, tokens.count(block)))
+            if compact["pause"]:
+                return self._message(request, key, [block], "compaction",
+                                     {"input_tokens": 0, "output_tokens": 0},
+                                     applied, iterations)
+            messages = [{"role": "assistant", "content": [block]}]
+            input_tokens = tokens.count(messages, system=system, tools=tools) + hidden
+        else:
+            block = None
+        window = self.window(row)
+        if input_tokens > window:
+            raise APIError(400, f"prompt is too long: {input_tokens} tokens > {window} maximum")
+        content = reply.shape(self.respond(system=system, tools=tools, messages=messages,
+                                            seed=key), request, cfg, messages, key, digest)
+        content, stop_sequence = reply.stop_at(content, request.get("stop_sequences") or [])
+        stop_reason = "stop_sequence" if stop_sequence else \
+            "tool_use" if any(b["type"] == "tool_use" for b in content) else "end_turn"
+        max_tokens, room = request["max_tokens"], window - input_tokens
+        budget = min(max_tokens, room)
+        if tokens.count(content) > budget:
+            content = reply.fit(content, budget)
+            stop_reason = "max_tokens" if max_tokens <= room else "model_context_window_exceeded"
+        output_tokens = min(tokens.count(content), budget)
+        thought = sum(tokens.count(b) for b in content if b["type"] == "thinking")
+        content = reply.sign(row, cfg, content, system, request["messages"])
+        if iterations is not None:
+            iterations.append(_iteration("message", input_tokens, output_tokens))
+        if block:  # the compaction block comes first; its tokens are its own iteration
+            content = [block] + content
+        usage = self.cache.account(segments(request, messages, hidden), input_tokens,
+                                   row.min_cacheable)
+        usage["output_tokens"] = output_tokens
+        if cfg:
+            usage["output_tokens_details"] = {"thinking_tokens": thought}
+        return self._message(request, key, content, stop_reason, usage, applied, iterations,
+                             stop_sequence)
+
+    def _message(self, request, key, content, stop_reason, usage, applied=None,
+                 iterations=None, stop_sequence=None) -> dict:
+        """The response body of a create call."""
+        usage = {"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+                 "cache_creation": {"ephemeral_5m_input_tokens": 0,
+                                    "ephemeral_1h_input_tokens": 0},
+                 **usage, "service_tier": "standard"}
+        if iterations:
+            usage["iterations"] = iterations
+        response = {"id": f"msg_{key[:24]}", "type": "message", "role": "assistant",
+                    "model": request["model"], "content": content, "stop_reason": stop_reason,
+                    "stop_sequence": stop_sequence, "usage": usage}
+        if "context_management" in request:
+            response["context_management"] = {"applied_edits": applied or []}
+        return response
+
+
+def hidden_prompt(request: dict) -> int:
+    """The tool-use system prompt the API adds to a request with tools (docs/api-facts.md
+    8.5): the client never sends it and cannot count it; `usage.input_tokens` includes it."""
+    return models.tool_prompt_tokens(request["model"], request.get("tools"),
+                                     request.get("tool_choice"))
+
+
+def _iteration(kind: str, input_tokens: int, output_tokens: int) -> dict:
+    return {"type": kind, "input_tokens": input_tokens, "output_tokens": output_tokens,
+            "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+            "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}}
+
+
+def _dump(obj: Any) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

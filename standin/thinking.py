@@ -1,0 +1,206 @@
+"""Thinking: which `thinking` a request may ask for, signed thinking blocks, and checking
+that they come back unmodified.
+
+A signature is opaque to the client, as the API's is: here it carries the thinking text
+(so a block shown with `display: "omitted"` still counts as context) and an HMAC with a
+fixed course key, so a changed block is caught. On models that bind thinking to the
+conversation (Sonnet 5.5 and the other 5.5 models) it also covers the history before the
+block, so editing that history invalidates it. Texts: docs/api-facts.md, section 9.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+
+from apiwire.models import Model
+from standin.errors import APIError, extra
+
+KEY = b"offline-course-model: a fixed key, not a secret"
+TAGS = ("adaptive", "between_tools", "disabled", "enabled")
+TOOL_USE = "Use \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior."
+
+
+def config(row: Model, request: dict) -> dict | None:
+    """The thinking a request gets, checked against the model; None when it does not think."""
+    spec = request.get("thinking")
+    forced = (request.get("tool_choice") or {}).get("type") in ("any", "tool")
+    if spec is None:
+        kind = row.thinking if row.thinking != "off" else None
+        spec = {"type": kind} if kind else None
+    if spec is None:
+        return None
+    if not isinstance(spec, dict) or spec.get("type") not in TAGS:
+        tag = spec.get("type") if isinstance(spec, dict) else spec
+        raise APIError(400, f"thinking: Input tag '{tag}' found using 'type' does not match any "
+                       f"of the expected tags: {', '.join(repr(t) for t in TAGS)}")
+    kind = spec["type"]
+    for key in spec:
+        if key not in ("type", "budget_tokens", "display"):
+            raise extra(f"thinking.{kind}.{key}")
+    if kind not in row.thinking_types:
+        raise APIError(400, refusal(kind, row))
+    if kind == "disabled":
+        return None
+    display = spec.get("display") or row.display
+    if display not in ("summarized", "omitted"):
+        raise APIError(400, f"thinking.{kind}.display: Input should be 'summarized' or 'omitted'")
+    if kind == "enabled":
+        budget = spec.get("budget_tokens")
+        if not isinstance(budget, int) or budget < 1024:
+            raise APIError(400, "thinking.enabled.budget_tokens: Input should be greater than "
+                           "or equal to 1024")
+        if "max_tokens" in request and budget >= request["max_tokens"]:
+            raise APIError(400, "`max_tokens` must be greater than `thinking.budget_tokens`. "
+                           "Please consult our documentation at https://docs.claude.com/en/"
+                           "docs/build-with-claude/extended-thinking#max-tokens-and-context-"
+                           "window-size")
+        if forced:
+            raise APIError(400, "Thinking may not be enabled when tool_choice forces tool use")
+    elif forced and not row.forced_tools_with_thinking:  # course wording: text not found
+        raise APIError(400, "tool_choice: forced tool use (`any` or `tool`) is not supported "
+                       f"with thinking on this model. Use `auto` or `none`. {TOOL_USE}")
+    return {"type": kind, "display": display}
+
+
+def refusal(kind: str, row: Model) -> str:
+    """The API's text for a thinking type this model does not take."""
+    if kind == "adaptive":
+        return "adaptive thinking is not supported on this model"
+    if kind == "disabled" and "enabled" in row.thinking_types:
+        return ('"thinking.type.disabled" is not supported for this model. Thinking defaults '
+                'to adaptive mode when not specified; use "thinking.type.enabled" with '
+                '"budget_tokens" for extended thinking.')
+    hint = f" {TOOL_USE}" if "adaptive" in row.thinking_types else ""
+    return f'"thinking.type.{kind}" is not supported for this model.{hint}'
+
+
+# ---------------------------------------------------------------- signatures
+
+def _canonical(x):
+    """A message list as JSON-able data without what may change in transit (None values,
+    cache_control, the shown thinking text)."""
+    if isinstance(x, dict):
+        return {k: _canonical(v) for k, v in sorted(x.items())
+                if v is not None and k not in ("cache_control", "signature", "thinking")}
+    if isinstance(x, list):
+        return [_canonical(v) for v in x]
+    return x
+
+
+def prefix_digest(system, messages: list[dict]) -> str:
+    data = json.dumps(_canonical([system, messages]), ensure_ascii=False)
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:32]
+
+
+def sign(row: Model, text: str, shown: str, prefix: str) -> str:
+    """The block's signature: its thinking, what was shown, the binding, and an HMAC."""
+    payload = json.dumps({"model": row.id, "thinking": text, "shown": shown,
+                          "prefix": prefix if row.binds_thinking else ""},
+                         ensure_ascii=False, sort_keys=True).encode("utf-8")
+    return base64.b64encode(payload + hmac.digest(KEY, payload, "sha256")).decode("ascii")
+
+
+def open_signature(signature) -> dict | None:
+    """The payload of a signature this server made, or None."""
+    try:
+        raw = base64.b64decode(signature, validate=True)
+        payload, mac = raw[:-32], raw[-32:]
+        if hmac.compare_digest(mac, hmac.digest(KEY, payload, "sha256")):
+            return json.loads(payload)
+    except (ValueError, TypeError):
+        pass
+    return None
+
+
+def block(row: Model, cfg: dict, text: str, system, messages: list[dict]) -> dict:
+    """A signed thinking block for the reply to `messages`."""
+    shown = text if cfg["display"] == "summarized" else ""
+    return {"type": "thinking", "thinking": shown,
+            "signature": sign(row, text, shown, prefix_digest(system, messages))}
+
+
+# ---------------------------------------------------------------- the history
+
+def _current_turn(messages: list[dict]) -> int:
+    """Index of the first message of the current turn: after the last user message that is
+    more than tool results (a tool loop is one turn)."""
+    for i in range(len(messages) - 1, -1, -1):
+        m = messages[i]
+        content = m["content"] if isinstance(m["content"], list) else [{"type": "text"}]
+        if m["role"] == "user" and any(b.get("type") != "tool_result" for b in content):
+            return i + 1
+    return 0
+
+
+def seen(row: Model, cfg: dict | None, system, messages: list[dict]) -> list[dict]:
+    """The history as the model sees it: thinking blocks checked (400 if changed), their
+    hidden text restored, and earlier turns' thinking dropped on models that do not keep it."""
+    last_assistant = max((i for i, m in enumerate(messages) if m["role"] == "assistant"),
+                         default=-1)
+    turn = _current_turn(messages)
+    out = []
+    for i, m in enumerate(messages):
+        if m["role"] != "assistant" or not isinstance(m["content"], list):
+            out.append(m)
+            continue
+        content = []
+        for j, b in enumerate(m["content"]):
+            kind = b.get("type") if isinstance(b, dict) else None
+            if kind not in ("thinking", "redacted_thinking"):
+                content.append(b)
+                continue
+            if i < turn and not row.keeps_thinking:
+                continue  # stripped, unread, as the API does on these models
+            where = f"messages.{i}.content.{j}"
+            content.append(_checked(row, b, where, i == last_assistant, system, messages[:i]))
+        if content or not m["content"]:
+            out.append({**m, "content": content})
+    final = messages[-1]
+    if cfg is None and final["role"] == "assistant" and any(
+            isinstance(b, dict) and b.get("type") in ("thinking", "redacted_thinking")
+            for b in final["content"] if isinstance(final["content"], list)):
+        raise APIError(400, f"messages.{len(messages) - 1}.content.0: When thinking is disabled, "
+                       "an `assistant` message in the final position cannot contain `thinking`. "
+                       "To use thinking blocks, enable `thinking` in your request.")
+    if cfg and cfg["type"] == "enabled" and 0 <= last_assistant and turn <= last_assistant:
+        _starts_with_thinking(messages, last_assistant)
+    return out
+
+
+def _checked(row: Model, b: dict, where: str, latest: bool, system, before) -> dict:
+    if b["type"] == "redacted_thinking":  # never made here, so never valid (course wording)
+        raise APIError(400, f"{where}: Invalid `data` in `redacted_thinking` block")
+    payload = open_signature(b.get("signature"))
+    if payload is None:
+        raise APIError(400, f"{where}: Invalid `signature` in `thinking` block")
+    if payload["shown"] != b.get("thinking"):
+        if latest:
+            raise APIError(400, f"{where}: `thinking` or `redacted_thinking` blocks in the "
+                           "latest assistant message cannot be modified. These blocks must "
+                           "remain as they were in the original response.")
+        raise APIError(400, f"{where}: Invalid `signature` in `thinking` block")
+    if row.binds_thinking and payload["prefix"] != prefix_digest(system, before):
+        raise APIError(400, f"{where}: Invalid `signature` in `thinking` block. The block is "
+                       "bound to a different conversation. Remove the block, or set "
+                       "`thinking.block_binding.prefix_mismatch_behavior` to \"drop_block\". "
+                       "That setting requires the `thinking-binding-controls-2026-08-01` value "
+                       "in the `anthropic-beta` header.")
+    return {"type": "thinking", "thinking": payload["thinking"]}
+
+
+def _starts_with_thinking(messages: list[dict], i: int) -> None:
+    """With manual thinking, the assistant message of an unfinished tool loop must start
+    with its thinking block."""
+    content = messages[i]["content"]
+    first = content[0].get("type") if isinstance(content, list) and content else "text"
+    if first not in ("thinking", "redacted_thinking"):
+        raise APIError(400, f"messages.{i}.content.0.type: Expected `thinking` or "
+                       f"`redacted_thinking`, but found `{first}`. When `thinking` is enabled, "
+                       "a final `assistant` message must start with a thinking block "
+                       "(preceeding the lastmost set of `tool_use` and `tool_result` blocks). "
+                       "We recommend you include thinking blocks from previous turns. To avoid "
+                       "this requirement, disable `thinking`. Please consult our documentation "
+                       "at https://docs.claude.com/en/docs/build-with-claude/extended-thinking")
