@@ -38,28 +38,31 @@ def is_offline(offline: bool | None = None) -> bool:
 
 def connect(offline: bool | None = None, *, model: str | None = None,
             max_retries: int | None = None, standin: dict | None = None,
-            **client_options) -> anthropic.Anthropic:
+            usage: meter.Meter | None = None, **client_options) -> anthropic.Anthropic:
     """A real `anthropic.Anthropic` client, talking to Claude or to the offline stand-in.
 
     `model`: the name `run_agent` asks for by default. `max_retries`: the SDK's retries
     (6 with Claude and with the unscripted stand-in, 2 with the scripted one). `standin`:
     options for the stand-in (`standin.in_process`: `context_window`, `faults`,
-    `unscripted`, `seed`); it is reachable as `client.course_model`, the meter as
-    `client.usage`. Other options go to the SDK's client (`middleware=[...]` too).
+    `unscripted`, `seed`); it is reachable as `client.course_model`. `usage`: the meter
+    (default: a new one under the process's, `client.usage`). Other options go to the SDK's
+    client (`middleware=[...]` too).
     """
-    return _connect(anthropic.Anthropic, False, offline, model, max_retries, standin,
+    return _connect(anthropic.Anthropic, False, offline, model, max_retries, standin, usage,
                     client_options)
 
 
 def connect_async(offline: bool | None = None, *, model: str | None = None,
                   max_retries: int | None = None, standin: dict | None = None,
+                  usage: meter.Meter | None = None,
                   **client_options) -> anthropic.AsyncAnthropic:
     """`connect()` for asyncio: a real `anthropic.AsyncAnthropic` client, same options."""
     return _connect(anthropic.AsyncAnthropic, True, offline, model, max_retries, standin,
-                    client_options)
+                    usage, client_options)
 
 
-def _connect(cls, asynchronous, offline, model, max_retries, standin_options, options):
+def _connect(cls, asynchronous, offline, model, max_retries, standin_options, usage,
+             options):
     course_model = http = None
     if is_offline(offline):
         import standin  # the seam: the course's offline Messages API, loaded only here
@@ -70,13 +73,12 @@ def _connect(cls, asynchronous, offline, model, max_retries, standin_options, op
         raise ValueError("standin options are for the offline stand-in; with Claude leave "
                          "them out (or set AGENTLIB_OFFLINE=1 to use the stand-in)")
     double = course_model is not None and course_model.unscripted is not None
-    claude_like = course_model is None or double  # what is billed as money would be
     if max_retries is None:
-        max_retries = RETRIES["claude" if claude_like else "standin"]
-    if course_model is None and meter.process().budget is None and meter.default_budget() \
-            is None and not meter.budget_set():
-        meter.set_budget(meter.LIVE_DEFAULT_BUDGET)  # a cap before the first dollar
-    usage = meter.Meter(parent=meter.process() if claude_like else None, billed=claude_like)
+        max_retries = RETRIES["claude" if course_model is None or double else "standin"]
+    if (course_model is None or double) and meter.process().budget is None \
+            and not meter.budget_set():  # Claude, or its double: a cap before the first dollar
+        meter.set_budget(meter.LIVE_DEFAULT_BUDGET)
+    usage = usage if usage is not None else meter.Meter(parent=meter.process())
     middleware = [Metering(usage), *options.pop("middleware", ())]
     if course_model is None:
         client = cls(max_retries=max_retries, middleware=middleware, **options)

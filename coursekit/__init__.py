@@ -2,7 +2,7 @@
 small windows, the benchmark. A lesson takes its agent from `agentlib` and its bench from
 here; nothing in `agentlib` imports this package.
 
-- connect.py    the bench's client: `agentlib.connect()` plus a lesson's small window
+- client.py     the bench's client: `agentlib.connect()` plus a lesson's small window
 - workloads.py  the audit, the needle and the constraints tasks, scored against the truth
 - profile.py    the sizes each lesson reads (offline: the saved outputs; live: small)
 - guard.py      a client-side context window, for Claude and the unscripted stand-in
@@ -15,14 +15,14 @@ here; nothing in `agentlib` imports this package.
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from coursekit.connect import connect
+    from coursekit.client import connect
 
 __all__ = ["connect"]
 
 
 def __getattr__(name: str):
     if name == "connect":
-        from coursekit.connect import connect
+        from coursekit.client import connect
 
         return connect
     raise AttributeError(f"module 'coursekit' has no attribute {name!r}")

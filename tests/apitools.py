@@ -9,7 +9,7 @@ import socket
 import anthropic
 import pytest
 
-import agentlib
+import coursekit
 from agentlib.messages import user
 
 MODEL = "course-model-1"
@@ -30,7 +30,7 @@ def no_network(monkeypatch):
 
 
 def connect(**kw) -> anthropic.Anthropic:
-    return agentlib.connect(offline=True, max_retries=0, **kw)
+    return coursekit.connect(offline=True, max_retries=0, **kw)
 
 
 def ask(c, messages=None, *, beta: bool = False, **kw):

@@ -125,11 +125,29 @@ def test_the_budget_error_is_not_retried_and_is_catchable_outside_run_agent(monk
         meter.default_budget()
 
 
-def test_the_live_profile_has_a_five_dollar_cap_by_default(monkeypatch):
-    monkeypatch.setenv("AGENTLIB_PROFILE", "live")
-    assert meter.default_budget() == 5.0
-    monkeypatch.setenv("AGENTLIB_PROFILE", "offline")
-    assert meter.default_budget() is None
+def test_the_first_claude_client_sets_a_five_dollar_cap(monkeypatch):
+    """No AGENTLIB_BUDGET_USD and no set_budget(): the first client for Claude (or for its
+    double, the unscripted stand-in) caps the process at $5; the scripted stand-in does not."""
+    monkeypatch.delenv("AGENTLIB_BUDGET_USD", raising=False)
+    monkeypatch.setattr(meter, "_PROCESS", None)
+    monkeypatch.setattr(meter, "_SET", False)
+    agentlib.connect(offline=True)
+    assert meter.default_budget() is None and meter.process().budget is None
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-a-key")
+    monkeypatch.delenv("AGENTLIB_OFFLINE", raising=False)
+    client = agentlib.connect()  # no request is sent
+    assert not hasattr(client, "course_model") and meter.process().budget == 5.0
+    meter.set_budget(None)  # a cap said by hand stays said
+    agentlib.connect()
+    assert meter.process().budget is None
+
+
+def test_an_explicit_budget_wins(monkeypatch):
+    monkeypatch.setenv("AGENTLIB_BUDGET_USD", "0.5")
+    monkeypatch.setattr(meter, "_PROCESS", None)
+    monkeypatch.setattr(meter, "_SET", False)
+    agentlib.connect(offline=True, standin={"unscripted": True, "seed": 1})
+    assert meter.process().budget == 0.5
 
 
 def test_the_usage_log_gets_one_line_per_response(tmp_path, monkeypatch):

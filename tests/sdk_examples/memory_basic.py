@@ -10,7 +10,7 @@ from pydantic import TypeAdapter
 from anthropic import Anthropic, beta_tool  # course: beta_tool for the audit's tools
 
 import agentlib  # course: the offline client
-from agentlib import workloads  # course: a course task (the audit) and its tools
+from coursekit import workloads  # course: a course task (the audit) and its tools
 from anthropic.tools import BetaLocalFilesystemMemoryTool
 from anthropic.types.beta import (
     BetaMessageParam,

@@ -5,7 +5,7 @@ import json
 from typing_extensions import Literal
 
 import agentlib  # course: the offline client (rich, used below, is not installed)
-from agentlib import workloads  # course: a course task instead of the weather
+from coursekit import workloads  # course: a course task instead of the weather
 
 from anthropic import Anthropic, beta_tool
 

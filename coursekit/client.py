@@ -12,8 +12,10 @@ import anthropic
 
 import agentlib
 import standin
+from agentlib import meter
 from agentlib.client import is_offline
 from agentlib.models import model_name
+from coursekit import profile
 from coursekit.guard import WindowGuard
 
 
@@ -37,8 +39,10 @@ def connect(offline: bool | None = None, *, context_window: int | None = None,
                    "faults": faults, "unscripted": chosen is not None, "seed": chosen}
         if chosen is not None:
             model = model or model_name()
+    free = not live and chosen is None and profile.is_live()  # the course model in a live pass
+    usage = meter.Meter(parent=None, billed=False) if free else None
     make = agentlib.connect_async if asynchronous else agentlib.connect
     client = make(offline=not live, model=model, max_retries=max_retries, standin=options,
-                  middleware=middleware, **client_options)
+                  usage=usage, middleware=middleware, **client_options)
     client.context_window = context_window
     return client
