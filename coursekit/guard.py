@@ -33,7 +33,7 @@ def too_long(count: int, window: int, model: str) -> anthropic.BadRequestError:
     row = models.get(model)
     own = f"{row.window:,} tokens" if row else "unknown"
     message = (f"prompt is too long: {count} tokens > {window} maximum (context_window={window} "
-               "is enforced by agentlib's client, not by the API: it counted this request with "
+               "is enforced by the course's client, not by the API: it counted this request with "
                f"count_tokens and did not send it; {model}'s own window is {own})")
     body = {"type": "error", "error": {"type": "invalid_request_error", "message": message},
             "request_id": None}

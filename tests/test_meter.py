@@ -171,7 +171,7 @@ def test_the_scripted_stand_in_keeps_enforcing_the_window_itself():
                          error or "")
     assert found, error
     assert int(found.group(1)) > 8_000  # the server's own count, not the client's
-    assert "enforced by agentlib's client" not in error
+    assert "enforced by the course's client" not in error
     assert all(s.input_tokens <= 8_000 for s in run.steps[:-1])
 
 
@@ -180,7 +180,7 @@ def test_the_client_enforces_a_window_for_the_live_double():
     run = run_agent(small, workloads.audit(12), max_tokens=1024)
     error = run.steps[-1].error
     assert error.startswith("400 BadRequestError: prompt is too long: ")
-    assert "> 3000 maximum" in error and "enforced by agentlib's client" in error
+    assert "> 3000 maximum" in error and "enforced by the course's client" in error
     assert all(s.input_tokens <= 3_000 for s in run.steps)
     sent = small.course_model.calls  # the refused request was counted, never created
     with pytest.raises(anthropic.BadRequestError) as caught:
@@ -208,7 +208,7 @@ def test_the_window_is_checked_for_async_clients_too():
         await c.messages.create(model=models.model_name(), max_tokens=8,
                                 messages=[user("Hello there, a few words")])
 
-    with pytest.raises(anthropic.BadRequestError, match="enforced by agentlib's client"):
+    with pytest.raises(anthropic.BadRequestError, match="enforced by the course's client"):
         asyncio.run(go())
 
 
