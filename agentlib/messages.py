@@ -1,7 +1,8 @@
 """Messages in the API's own shape (plain dicts), and the API's rules for a valid history.
 
-`validate(messages)` is the one validator of the course: the offline model uses it to
-answer 400s, and strategies use it to prove that what they return would be accepted.
+`validate(messages)` is the client's pre-flight check, worded as the API's 400: strategies
+use it to prove that what they return would be accepted. (The stand-in has its own copy of
+these rules, `standin/history.py`; a test holds the two to the same verdicts.)
 """
 
 from __future__ import annotations
