@@ -12,6 +12,7 @@
     python3 course.py browser-test         a learner's session in JupyterLab, in headless Chromium
     python3 course.py live-check [--seed N] [--claude]   every lesson in the live profile
     python3 course.py hub-link HUB_URL     an nbgitpuller link that opens the course on a hub
+    python3 course.py serve [--port 8765]  the offline stand-in as an HTTP server, for any client
 
 Every command first makes sure `.venv` exists here and holds the course: it is created
 with the standard library's venv and filled with `pip install -e ".[test]" -c
@@ -335,6 +336,13 @@ def script(name: str) -> Callable[[Path, list[str]], int]:
     return lambda py, args: run([str(py), str(ROOT / "scripts" / name), *args], cwd=Path.cwd())
 
 
+def serve(python: Path, args: list[str]) -> int:
+    """The offline stand-in as an HTTP server on 127.0.0.1 (standin/http.py): it prints the
+    ANTHROPIC_BASE_URL to give any client; Ctrl-C stops it. [--port 8765] [--seed N]
+    [--context-window N] [--quiet]"""
+    return run([str(python), "-m", "standin.http", *args], cwd=ROOT)
+
+
 COMMANDS = {
     "lab": lab,
     "test": test,
@@ -347,6 +355,7 @@ COMMANDS = {
     "lock": lock,
     "browser-test": browser_test,
     "live-check": script("live_check.py"),
+    "serve": serve,
 }
 
 

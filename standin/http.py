@@ -179,6 +179,8 @@ class Handler(BaseHTTPRequestHandler):
             line = self.rfile.readline(1024)
             try:
                 size = int(line.split(b";", 1)[0].strip(), 16)
+                if size < 0:
+                    raise ValueError
             except ValueError:
                 raise BodyError(400, "There was an error parsing the body: bad chunk size "
                                 f"{line[:40]!r}") from None
@@ -190,6 +192,8 @@ class Handler(BaseHTTPRequestHandler):
             if total > MAX_REQUEST_BYTES:
                 raise BodyError(413, "Request exceeds the maximum allowed number of bytes.")
             parts.append(self.rfile.read(size))
+            if len(parts[-1]) < size:
+                raise ConnectionResetError("the client closed the connection mid-body")
             self.rfile.readline(1024)  # the CRLF after each chunk
 
     def send(self, status: int, headers: dict[str, str], body: bytes) -> None:
@@ -273,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if not 0 <= a.port <= 65535:
         ap.error(f"--port must be between 0 and 65535, got {a.port}")
+    if a.context_window is not None and a.context_window <= 0:
+        ap.error(f"--context-window must be a positive number of tokens, got {a.context_window}")
     model = build_model(a.seed, a.context_window)
     try:
         server = StandinServer(model, a.port, quiet=a.quiet)
@@ -291,11 +297,15 @@ def main(argv: list[str] | None = None) -> int:
     window = f", every window {model.context_window:,} tokens" if model.context_window else ""
     print(f"The offline stand-in for the Messages API ({what}{window}; not Claude) is "
           f"listening on {server.url}\n"
-          "Point any client at it (the anthropic SDKs read these variables):\n"
+          "Point any client at it with these two variables (the anthropic SDKs read them; "
+          "any API key string works, nothing leaves this machine):\n"
           f"ANTHROPIC_BASE_URL={server.url}\n"
-          "ANTHROPIC_API_KEY=offline   (any key string works; nothing leaves this machine)\n"
+          "ANTHROPIC_API_KEY=offline\n"
           "Ctrl-C stops it.", flush=True)
-    if hasattr(signal, "SIGTERM"):  # `kill` stops it as cleanly as Ctrl-C
+    # Ctrl-C stops it even when started as a background job (which inherits SIGINT
+    # ignored), and `kill` (SIGTERM) stops it as cleanly
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if hasattr(signal, "SIGTERM"):
         signal.signal(signal.SIGTERM, interrupted)
     try:
         server.serve_forever()
@@ -308,4 +318,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl-C before the server was up
+        sys.exit(130)

@@ -6,6 +6,7 @@ answers in process (`CourseModel.handle`, the SDK's transport), byte for byte.
 """
 
 import http.client
+import importlib.util
 import json
 import os
 import queue
@@ -16,7 +17,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -154,8 +154,8 @@ def test_the_sdk_streams_the_apis_events(server):
     api = [k for k in kinds if k.startswith(("message_", "content_block_"))]
     assert STREAM_ORDER.fullmatch(" ".join(api)), kinds
     assert {"text", "input_json"} <= set(kinds)
-    assert [b.to_dict() for b in final.content] == \
-        [b.to_dict() for b in local_sdk().messages.create(**CREATE).content]
+    with local_sdk().messages.stream(**CREATE) as local:
+        assert final.to_dict() == local.get_final_message().to_dict()
 
 
 # ---------------------------------------------------------------- raw HTTP, no SDK
@@ -213,6 +213,30 @@ def test_a_garbled_request_line_gets_the_apis_shape_not_html(server):
     head, _, body = raw.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 400 ")
     assert api_error(body, "invalid_request_error")
+
+
+def test_a_chunked_body_is_read_as_a_whole(server):
+    data = json.dumps(CREATE).encode()
+    conn = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=10)
+    conn.request("POST", "/v1/messages", body=iter([data[:50], data[50:]]), headers=RAW_HEADERS,
+                 encode_chunked=True)
+    r = conn.getresponse()
+    out = r.read()
+    conn.close()
+    assert (r.status, out) == post(server, "/v1/messages", CREATE)[::2]
+
+
+def test_a_body_over_32_mb_is_refused_unread(server):
+    with socket.create_connection(("127.0.0.1", server.server_port), timeout=10) as s:
+        s.sendall(b"POST /v1/messages HTTP/1.1\r\nHost: x\r\n"
+                  b"Content-Length: 40000000\r\n\r\n")
+        raw = b""
+        while chunk := s.recv(65536):
+            raw += chunk
+    head, _, body = raw.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413 ")
+    assert api_error(body, "request_too_large") == \
+        "Request exceeds the maximum allowed number of bytes."
 
 
 def test_an_unexpected_failure_is_an_api_error_500_not_a_traceback(server, monkeypatch):
@@ -292,56 +316,90 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_process(port: int) -> subprocess.Popen:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("AGENTLIB_UNSCRIPTED", "AGENTLIB_SEED", "AGENTLIB_MODEL")}
-    return subprocess.Popen([sys.executable, "-m", "standin.http", "--port", str(port)],
-                            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+class Served:
+    """`python -m standin.http --port PORT` as a process, its output read by two threads."""
 
+    def __init__(self, port: int):
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("AGENTLIB_UNSCRIPTED", "AGENTLIB_SEED", "AGENTLIB_MODEL")}
+        self.proc = subprocess.Popen([sys.executable, "-m", "standin.http", "--port", str(port)],
+                                     cwd=REPO, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        self.lines: queue.Queue = queue.Queue()
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self.readers = [threading.Thread(target=self.read, args=(stream, into), daemon=True)
+                        for stream, into in ((self.proc.stdout, self.out),
+                                             (self.proc.stderr, self.err))]
+        for t in self.readers:
+            t.start()
 
-def wait_for_line(proc: subprocess.Popen, prefix: str, seconds: float = 20) -> str:
-    """The first stdout line starting with `prefix`, read in a thread, with a deadline."""
-    lines: queue.Queue = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout] and None,
-                     daemon=True).start()
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    def read(self, stream, into: list[str]) -> None:
+        for line in stream:
+            into.append(line)
+            if into is self.out:
+                self.lines.put(line)
+
+    def wait_for_line(self, prefix: str, seconds: float = 20) -> str:
+        """The first stdout line starting with `prefix`, waited for up to a deadline."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                break
+            if line.startswith(prefix):
+                return line.strip()
+        self.proc.kill()
+        raise AssertionError(f"no {prefix!r} line in {seconds} s: {self.output()}")
+
+    def finish(self, seconds: float = 15) -> tuple[int, str, str]:
+        """(exit code, stdout, stderr) once the process has ended (killed after `seconds`)."""
         try:
-            line = lines.get(timeout=max(0.01, deadline - time.monotonic()))
-        except queue.Empty:
-            break
-        if line.startswith(prefix):
-            return line.strip()
-    proc.kill()
-    raise AssertionError(f"no {prefix!r} line in {seconds} s; stderr: {proc.stderr.read()}")
+            self.proc.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        for t in self.readers:
+            t.join(5)
+        return self.proc.returncode, "".join(self.out), "".join(self.err)
+
+    def output(self) -> str:
+        return "".join(self.out) + "".join(self.err)
 
 
 @pytest.mark.skipif(os.name == "nt", reason="SIGINT to a child process is POSIX")
 def test_the_command_serves_until_ctrl_c():
     port = free_port()
-    proc = start_process(port)
+    served = Served(port)
     try:
-        line = wait_for_line(proc, "ANTHROPIC_BASE_URL=")
+        line = served.wait_for_line("ANTHROPIC_BASE_URL=")
         assert line == f"ANTHROPIC_BASE_URL=http://127.0.0.1:{port}"
         client = anthropic.Anthropic(base_url=line.split("=", 1)[1], api_key="offline",
                                      max_retries=0)
         assert client.messages.create(**CREATE).stop_reason == "tool_use"
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=15)
+        served.proc.send_signal(signal.SIGINT)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 0, err
+        code, out, err = served.finish()
+    assert code == 0, err
     assert out.strip().splitlines()[-1] == "The offline stand-in stopped."
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert "POST /v1/messages 200" in err  # one line per request
 
 
 def test_a_second_server_on_the_same_port_exits_2_and_says_why(server):
-    proc = start_process(server.server_port)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 2, (out, err)
+    code, out, err = Served(server.server_port).finish(30)
+    assert code == 2, (out, err)
     assert f"port {server.server_port} is already in use" in err and "--port" in err
     assert "Traceback" not in err
+
+
+def test_course_py_serve_runs_the_module_with_the_venvs_python(monkeypatch):
+    spec = importlib.util.spec_from_file_location("course_script", REPO / "course.py")
+    course = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(course)
+    ran = []
+    monkeypatch.setattr(course, "run", lambda cmd, **kw: ran.append(cmd) or 0)
+    assert course.COMMANDS["serve"](Path("venv-python"), ["--port", "9000"]) == 0
+    assert ran == [["venv-python", "-m", "standin.http", "--port", "9000"]]
+    assert "course.py serve" in course.USAGE
