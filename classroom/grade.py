@@ -15,9 +15,14 @@ everyone. Points: 1 per check unless the check says otherwise or `--points` maps
 Each notebook is graded by its own clean worker process (classroom/grader/worker.py):
 its cells run in a sandbox (classroom/grader/sandbox.py) under a time limit per cell
 and a deadline per notebook, the checks run in the worker and call the learner's
-functions across the boundary. Both import a pristine copy of agentlib made for the
-run, outside the course folder. A notebook that loops, crashes, cheats or is not a
-notebook is reported, never fatal.
+functions across the boundary. Both import pristine copies made for the run, outside
+the course folder: the worker the whole course (agentlib, apiwire, standin, coursekit,
+classroom), the learner's kernel all of it but the checks and grading (the agent, the
+kit, the stand-in, the checks' harness and the runner), so a graded function cannot
+import its answer. A check passed by running the course's own code for what the
+exercise asks the learner to write (`grading.own_work`) earns nothing, and the report
+says so. A notebook that loops, crashes, cheats or is not a notebook is reported, never
+fatal.
 
 Results are written as each notebook is done: a CSV row (`--csv`, columns student,
 assignment, file, sha256, a status per check, points per exercise, points, max_points,
@@ -57,22 +62,48 @@ from classroom.grader.gradebook import Gradebook, Graded
 from classroom.grader.sandbox import Limits, isolation_mode
 from coursekit import i18n
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGES = ("agentlib", "apiwire", "standin", "coursekit", "classroom")
+"""What the worker imports: the whole course (its checks are the classroom's)."""
+KERNEL_PACKAGES = ("agentlib", "apiwire", "standin", "coursekit")
+"""What the learner's kernel imports whole: the agent, the model catalog, the stand-in, the
+kit. Of the classroom it gets only KERNEL_CLASSROOM."""
+KERNEL_CLASSROOM = ("__init__.py", "ownwork.py", "harness.py", "grader/__init__.py",
+                    "grader/runner.py", "grader/channel.py", "grader/wire.py",
+                    "grader/sandbox.py")
+"""The classroom's files the sandbox needs (the runner, its wire, the watch, the checks'
+harness), plus grader/kernel_grading.py as classroom/grading.py: no check, no answer."""
+COPY_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
 
 
-# ---------------------------------------------------------------- the run's own agentlib
+def package_folder(name: str) -> Path:
+    """Where the package `name` this process imports lives."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit(f"grade: the package {name!r} is not importable here")
+    return Path(next(iter(spec.submodule_search_locations))).resolve()
 
 
-def pristine_copy(run: Path, checks_files: list[Path] = ()) -> Path:
-    """A copy of this agentlib (no solutions/, no tests/ beside it) for the run, with the
-    teacher's own checks files in its checks/ (which loads every module there); its site."""
-    site = run / "site"
-    shutil.copytree(PACKAGE, site / "agentlib",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+def pristine_copy(run: Path, checks_files: list[Path] = ()) -> tuple[Path, Path]:
+    """Copies of the course's packages for the run (no solutions/, no tests/ beside them):
+    (the worker's site, with the teacher's own checks files in classroom/checks/, which
+    loads every module there; the learner kernel's site, without the checks)."""
+    site, kernel = run / "site", run / "kernel"
+    for name in PACKAGES:
+        shutil.copytree(package_folder(name), site / name, ignore=COPY_IGNORE)
     for path in checks_files:
-        shutil.copy(path, site / "agentlib" / "checks" / f"own_{path.name}")
+        shutil.copy(path, site / "classroom" / "checks" / f"own_{path.name}")
+    for name in KERNEL_PACKAGES:
+        shutil.copytree(site / name, kernel / name, ignore=COPY_IGNORE)
+    for rel in KERNEL_CLASSROOM:
+        (kernel / "classroom" / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(site / "classroom" / rel, kernel / "classroom" / rel)
+    shutil.copy(site / "classroom" / "grader" / "kernel_grading.py",
+                kernel / "classroom" / "grading.py")
     compileall.compile_dir(site, quiet=2)  # once here, not in every worker and sandbox
-    return site
+    compileall.compile_dir(kernel, quiet=2)
+    return site, kernel
 
 
 RUN_PREFIX = "agentlib-grade-"
@@ -90,13 +121,14 @@ def sweep_stale_runs() -> None:
             continue
 
 
-def digest(folder: Path) -> str:
-    """A hash of every file under `folder`, to notice a change."""
+def digest(*folders: Path) -> str:
+    """A hash of every file under `folders`, to notice a change."""
     h = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            h.update(str(path.relative_to(folder)).encode())
-            h.update(path.read_bytes())
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                h.update(str(path.relative_to(folder.parent)).encode())
+                h.update(path.read_bytes())
     return h.hexdigest()
 
 
@@ -104,7 +136,7 @@ def digest(folder: Path) -> str:
 
 
 def worker_env(site: Path, shared: Path) -> dict[str, str]:
-    """The worker's environment: its own agentlib, offline, no teacher variables."""
+    """The worker's environment: its own copy of the course, offline, no teacher variables."""
     return {"PATH": "/usr/local/bin:/usr/bin:/bin", "PYTHONPATH": str(site),
             "HOME": str(shared), "TMPDIR": str(shared), "LANG": "C.UTF-8",
             "AGENTLIB_OFFLINE": "1", "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg",
@@ -117,7 +149,7 @@ def _all(columns: list[tuple[str, str, float]], status: str, detail: str) -> lis
 
 
 def grade_one(sub: Submission, columns: list[tuple[str, str, float]], options: dict,
-              site: Path, work: Path, mode: str) -> Graded:
+              site: Path, work: Path, mode: str, kernel: Path | None = None) -> Graded:
     """Grade one notebook in a fresh worker process; never raises for the notebook's sake."""
     g = Graded(sub.student, sub.assignment or "", str(sub.path), sub.sha256, columns,
                isolation=mode)
@@ -127,7 +159,7 @@ def grade_one(sub: Submission, columns: list[tuple[str, str, float]], options: d
     exercises = list(dict.fromkeys(ex for ex, _, _ in columns))
     (work / "shared").mkdir(parents=True, exist_ok=True)
     job = {"cells": sub.cells, "exercises": exercises, "work": str(work), "site": str(site),
-           "mode": mode, "cell_timeout": options["cell_timeout"],
+           "kernel_site": str(kernel or site), "mode": mode, "cell_timeout": options["cell_timeout"],
            "check_timeout": options["check_timeout"], "deadline": options["deadline"],
            "limits": options["limits"]}
     hard = options["deadline"] + len(exercises) * (options["check_timeout"] + 10) + 90
@@ -267,9 +299,9 @@ def grade_class(paths: list[str], *, assignment: str | None = None,
     os.chmod(run, 0o755)
     (run / "pid").write_text(str(os.getpid()), encoding="utf-8")
     try:
-        site = pristine_copy(run, own)
-        mode = isolation_mode(str(site))
-        fingerprint = digest(site)
+        site, kernel = pristine_copy(run, own)
+        mode = isolation_mode(str(kernel))
+        fingerprint = digest(site, kernel)
         options = {"cell_timeout": cell_timeout, "check_timeout": check_timeout,
                    "deadline": deadline, "limits": vars(limits or Limits())}
         lock = threading.Lock()
@@ -278,9 +310,9 @@ def grade_class(paths: list[str], *, assignment: str | None = None,
         def one(sub: Submission) -> Graded:
             with lock:
                 work = run / "work" / str(next(counter))
-            g = grade_one(sub, by_assignment[sub.assignment], options, site, work, mode)
-            if digest(site) != fingerprint:
-                raise SystemExit(f"grade: the grader's copy of agentlib changed while grading "
+            g = grade_one(sub, by_assignment[sub.assignment], options, site, work, mode, kernel)
+            if digest(site, kernel) != fingerprint:
+                raise SystemExit(f"grade: the grader's copy of the course changed while grading "
                                  f"{sub.path} ({mode} isolation); stopping: grade in a container")
             with lock:
                 if book is not None:

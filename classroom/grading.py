@@ -37,8 +37,15 @@ grading command (`python -m classroom.grade`) runs the same checks in its own pr
 on a namespace whose functions call the learner's across a process boundary
 (classroom/grader/remote.py). Two helpers keep a check correct on both sides:
 `portable(fn, ...)` makes a library object (a workload, a meter) that can be rebuilt
-in the learner's process, and `in_learner_process(fn, ...)` runs a helper of the check
-module there (e.g. one that simulates a crash around the learner's function).
+in the learner's process, and `in_learner_process(fn, ...)` runs a helper there (one of
+classroom/harness.py, e.g. one that simulates a crash around the learner's function).
+
+Graded work is the learner's own: `own_work(exercise, *specs)` declares the library code
+an exercise asks the learner to write (classroom/ownwork.py says how specs read). While
+a check calls the learner's functions, a watch records any of that code that runs; a
+check passed that way gets a note in the learner's kernel ("uses the course's own
+`truncate`; write it yourself"), and earns nothing from the class grader, which runs the
+same checks with `run_checks(..., own_work="fail")`.
 """
 
 from __future__ import annotations
@@ -55,6 +62,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from classroom import ownwork
 from coursekit import i18n
 
 CheckFn = Callable[[dict], None]
@@ -92,6 +100,7 @@ class Result:
     status: str
     detail: str = ""
     hint: str = ""
+    note: str = ""  # said beside the status: the work was not the learner's own
 
     def line(self, same_as_above: bool = False, language: str | None = None) -> str:
         """The one line `check` prints for this result, in the learner's language (the
@@ -99,7 +108,7 @@ class Result:
         ko = (language or i18n.lang()) == "ko"
         title, hint = localized(self.exercise, self.check, self.hint) if ko else \
             (self.check, self.hint)
-        say = i18n.translate if ko else str
+        say = translate if ko else str
         text = f"{say(self.status.upper()):<5} {self.exercise}: {title}"
         if same_as_above:
             return text + f" — {say('same as above')}"
@@ -118,8 +127,38 @@ def localized(exercise: str, title: str, hint: str) -> tuple[str, str]:
     return (entry[0], entry[1] or hint) if entry else (title, hint)
 
 
+def translate(text: str) -> str:
+    """A fixed phrase of the checks in Korean: classroom's own (classroom/checks/ko.py),
+    else the course's catalog (coursekit.i18n); unchanged when neither knows it."""
+    from classroom.checks.ko import PHRASES_KO  # noqa: PLC0415 (only Korean notebooks need it)
+
+    korean = _translate(text, PHRASES_KO)
+    return korean if korean != text else i18n.translate(text)
+
+
+def _translate(text: str, phrases: dict[str, str]) -> str:
+    """`text` from `phrases`, as it is or by a template ("uses {names}" matches "uses `x`")."""
+    if text in phrases:
+        return phrases[text]
+    for english, korean in phrases.items():
+        if "{" not in english:
+            continue
+        parts = re.split(r"\{(\w+)\}", english)
+        regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)"
+                        for i, p in enumerate(parts))
+        m = re.fullmatch(regex, text, re.S)
+        if m:
+            return korean.format(**{k: v.replace(" and ", ", ") if k == "names" else translate(v)
+                                    for k, v in m.groupdict().items()})
+    return text
+
+
 CHECKS: dict[str, list[Check]] = {}
 """exercise name -> its checks, in registration order."""
+
+OWN_WORK: dict[str, tuple[str, ...]] = {}
+"""exercise name, or a prefix of exercises ("ex2"), -> the library code it asks the
+learner to write (specs, see classroom/ownwork.py)."""
 
 
 def register(
@@ -145,6 +184,24 @@ def register(
         return fn
 
     return decorator
+
+
+def own_work(exercise: str, *specs: str) -> None:
+    """Declare the library code that `exercise` (or every exercise `exercise.*`) asks the
+    learner to write: "agentlib.context.truncate" (a module), "module:function" or
+    "module:Class", "module:TEXT" (a text the learner's function may not return). A check
+    during which the learner's functions ran any of it earns nothing from the grader."""
+    OWN_WORK[exercise] = tuple(dict.fromkeys((*OWN_WORK.get(exercise, ()), *specs)))
+
+
+def declared_for(exercise: str) -> tuple[str, ...]:
+    """Every spec declared for `exercise`, itself or by a prefix."""
+    _load_checks()
+    found: list[str] = []
+    for key, specs in OWN_WORK.items():
+        if exercise == key or exercise.startswith(key + "."):
+            found += specs
+    return tuple(dict.fromkeys(found))
 
 
 def _load_checks() -> None:
@@ -187,7 +244,8 @@ def _short(text: object, limit: int = 300) -> str:
 def portable(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """`fn(*args, **kwargs)`, remembering how it was made, so that the grader can rebuild
     the same object in the learner's process instead of sending it (a workload, a meter).
-    `fn` must be a module-level function or class of agentlib."""
+    `fn` must be a module-level function or class of agentlib, coursekit, apiwire, standin
+    or classroom.harness (what the grader's learner kernel can import)."""
     obj = fn(*args, **kwargs)
     try:
         obj.__agentlib_recipe__ = (f"{fn.__module__}:{fn.__qualname__}", args, kwargs)
@@ -199,7 +257,7 @@ def portable(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 def in_learner_process(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """`fn(*args, **kwargs)` where the learner's functions among the arguments live: here
     in a notebook, in the learner's sandbox when grading. `fn` must be a module-level
-    function of agentlib, and its result plain data."""
+    function of classroom.harness (or of the agent or the kit), and its result plain data."""
     for value in (*args, *kwargs.values()):
         session = getattr(value, "_session", None)
         if session is not None and hasattr(session, "call"):
@@ -231,17 +289,28 @@ def call_text(name: str, args: tuple, kwargs: dict) -> str:
 
 
 class _Traced:
-    """A learner's function as a check calls it: what it raises names the call."""
+    """A learner's function as a check calls it: what it raises names the call; with a
+    watch, the course's own code it runs is recorded (and a declared text it returns)."""
 
-    def __init__(self, fn: Callable[..., Any], name: str) -> None:
-        self.__wrapped__, self._name = fn, name
+    def __init__(self, fn: Callable[..., Any], name: str,
+                 watch: ownwork.Watch | None = None) -> None:
+        self.__wrapped__, self._name, self._watch = fn, name, watch
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        watch = self._watch
+        if watch is not None:
+            watch.start()
         try:
-            return self.__wrapped__(*args, **kwargs)
+            value = self.__wrapped__(*args, **kwargs)
         except BaseException as exc:
             _blame(exc, self._name, args, kwargs)
             raise
+        finally:
+            if watch is not None:
+                watch.stop()
+        if watch is not None:
+            watch.hits += ownwork.returned(value, watch.texts)
+        return value
 
     def __getattr__(self, attribute: str) -> Any:
         return getattr(self.__wrapped__, attribute)
@@ -256,7 +325,7 @@ def _blame(exc: BaseException, name: str, args: tuple, kwargs: dict) -> None:
             pass
 
 
-def _traced(ns: Any, names: Iterable[str]) -> Any:
+def _traced(ns: Any, names: Iterable[str], watch: ownwork.Watch | None = None) -> Any:
     """A view of a notebook's globals whose named functions are traced (grading's remote
     namespace traces its calls itself)."""
     if not isinstance(ns, dict):
@@ -264,8 +333,92 @@ def _traced(ns: Any, names: Iterable[str]) -> Any:
     view = dict(ns)
     for name in names:
         if callable(ns.get(name)) and not isinstance(ns[name], type):
-            view[name] = _Traced(ns[name], name)
+            view[name] = _Traced(ns[name], name, watch)
     return view
+
+
+# ---------------------------------------------------------------- is it the learner's own work
+
+_WATCHES: dict[tuple[str, ...], ownwork.Watch] = {}
+
+
+def _watch_of(ns: Any, specs: tuple[str, ...]) -> Any:
+    """What records the course's code a check's calls ran: the remote namespace's session
+    (the sandbox watches, the grader decides), else a watch in this kernel; None when the
+    exercise declares nothing."""
+    if not specs:
+        return None
+    if not isinstance(ns, dict):
+        return getattr(ns, "watch", None)
+    if specs not in _WATCHES:
+        _WATCHES[specs] = ownwork.Watch(specs)
+    return _WATCHES[specs]
+
+
+def _quoted(names: list[str]) -> str:
+    quoted = [f"`{n}`" for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+OWN_FAIL = ("uses the course's own {names}; write it yourself: a check passed that way earns "
+            "no points")
+OWN_NOTE = ("uses the course's own {names}; write it yourself: the class grader gives no "
+            "points to a check passed that way")
+TAMPERED = ("{what} while it ran: the grader cannot tell whose code ran, so the check earns "
+            "no points")
+CHECKS_NOTE = ("uses the exercise checks' own {names}; write it yourself: the class grader's "
+               "kernel cannot import classroom.checks")
+
+
+def _judged(result: Result, seen: tuple[list[str], list[str]], specs: tuple[str, ...],
+            mode: str) -> Result:
+    """`result`, unless the calls of its check ran declared code: then a failure saying so
+    (`mode` "fail", the grader) or the same result with a note (`mode` "note", a notebook)."""
+    hits, tampered = seen
+    names = ownwork.used(hits, specs)
+    if (not names and not tampered) or result.status in ("todo", "missing"):
+        return result
+    if names:
+        detail = (OWN_FAIL if mode == "fail" else OWN_NOTE).format(names=_quoted(names))
+    else:
+        detail = TAMPERED.format(what=tampered[0])
+    if mode == "fail":
+        return Result(result.exercise, result.check, "fail", detail, result.hint)
+    return Result(result.exercise, result.check, result.status, result.detail, result.hint,
+                  detail)
+
+
+def _checks_referenced(ns: Any, names: Iterable[str]) -> list[str]:
+    """What of classroom.checks the learner's functions `names` refer to, through their
+    globals and the notebook's other functions (a kernel can import them; the grader's
+    cannot)."""
+    if not isinstance(ns, dict):
+        return []
+    found: list[str] = []
+    seen: set[int] = set()
+    stack = [ns.get(n) for n in names]
+    while stack:
+        fn = stack.pop()
+        fn = getattr(fn, "__func__", fn)
+        code = getattr(fn, "__code__", None)
+        if code is None or id(fn) in seen or len(seen) > 200:
+            continue
+        seen.add(id(fn))
+        scope = getattr(fn, "__globals__", {})
+        codes = [code]
+        while codes:
+            c = codes.pop()
+            codes += [k for k in c.co_consts if hasattr(k, "co_names")]
+            for name in c.co_names:
+                value = scope.get(name)
+                module = value.__name__ if hasattr(value, "__path__") or \
+                    type(value).__name__ == "module" else getattr(value, "__module__", "")
+                if isinstance(module, str) and (module == "classroom.checks"
+                                                or module.startswith("classroom.checks.")):
+                    found.append(name)
+                elif callable(value) and getattr(value, "__globals__", None) is scope:
+                    stack.append(value)  # another of the notebook's functions
+    return list(dict.fromkeys(found))
 
 
 @contextmanager
@@ -347,12 +500,17 @@ def _run_one(c: Check, ns: Any, timeout: float | None) -> Result:
 
 
 def run_checks(names: str | Iterable[str], namespace: Any,
-               timeout: float | None = CHECK_TIMEOUT) -> list[Result]:
+               timeout: float | None = CHECK_TIMEOUT, *, own_work: str = "note"
+               ) -> list[Result]:
     """Run the checks of the named exercises (or prefixes) against `namespace`.
 
     After a check of an exercise times out (or the learner's process died), the
-    exercise's remaining checks are not run: they get the same status.
+    exercise's remaining checks are not run: they get the same status. A check whose calls
+    ran code the exercise declares (`own_work`) gets a note (`own_work="note"`, a
+    learner's kernel) or fails (`own_work="fail"`, the class grader).
     """
+    if own_work not in ("note", "fail"):
+        raise ValueError(f"own_work must be 'note' or 'fail', got {own_work!r}")
     if isinstance(names, str):
         names = [names]
     results: list[Result] = []
@@ -362,7 +520,11 @@ def run_checks(names: str | Iterable[str], namespace: Any,
             results.append(Result(name, "exercise exists", "error",
                                   f"no checks registered for {name!r}"))
         for ex in exercises:
-            ns = _traced(namespace, {n for c in CHECKS[ex] for n in c.needs})
+            needs = {n for c in CHECKS[ex] for n in c.needs}
+            specs = declared_for(ex)
+            watch = _watch_of(namespace, specs)
+            ns = _traced(namespace, needs, watch if isinstance(namespace, dict) else None)
+            borrowed = _checks_referenced(namespace, needs)
             stopped: Result | None = None
             for c in CHECKS[ex]:
                 if stopped is not None:
@@ -370,7 +532,13 @@ def run_checks(names: str | Iterable[str], namespace: Any,
                                           f"not run: an earlier check {stopped.detail}",
                                           c.hint))
                     continue
+                mark = watch.mark() if watch is not None else None
                 result = _run_one(c, ns, timeout)
+                if watch is not None:
+                    result = _judged(result, watch.since(mark), specs, own_work)
+                if borrowed and result.status == "pass" and not result.note:
+                    result = Result(ex, c.title, result.status, result.detail, result.hint,
+                                    CHECKS_NOTE.format(names=_quoted(borrowed)))
                 if result.status in ("timeout", "crashed"):
                     stopped = result
                 results.append(result)
@@ -387,6 +555,14 @@ def report_lines(results: list[Result]) -> list[str]:
     return lines
 
 
+def note_lines(results: list[Result], language: str | None = None) -> list[str]:
+    """One NOTE line per exercise and note (the work was not the learner's own)."""
+    ko = (language or i18n.lang()) == "ko"
+    say = translate if ko else str
+    notes = dict.fromkeys((r.exercise, r.note) for r in results if r.note)
+    return [f"{say('NOTE'):<5} {exercise}: {say(note)}" for exercise, note in notes]
+
+
 def check(name: str, namespace: dict | None = None, *,
           timeout: float | None = CHECK_TIMEOUT) -> None:
     """Run exercise `name`'s checks on the caller's globals and print one line each.
@@ -398,6 +574,8 @@ def check(name: str, namespace: dict | None = None, *,
         results = run_checks(name, ns, timeout)
         for line in report_lines(results):
             print(line)
+        for line in note_lines(results):
+            print(line)
         passed = sum(r.status == "pass" for r in results)
         if len(results) > 1:
             print(i18n.say("{passed}/{total} checks passed", passed=passed, total=len(results)))
@@ -407,12 +585,18 @@ def check(name: str, namespace: dict | None = None, *,
 
 def assert_check(exercise: str, title: str, namespace: dict | None = None) -> None:
     """Raise AssertionError unless the check `title` of `exercise` passes (for autograders
-    that count a test cell as passed when it does not raise, such as nbgrader's)."""
+    that count a test cell as passed when it does not raise, such as nbgrader's). A check
+    passed with the course's own code (`own_work`) does not pass here."""
     ns = namespace if namespace is not None else sys._getframe(1).f_globals
     _load_checks()
     found = [c for c in CHECKS.get(exercise, []) if c.title == title]
     if not found:
         raise AssertionError(f"no check {title!r} registered for {exercise!r}")
-    result = _run_one(found[0], _traced(ns, found[0].needs), CHECK_TIMEOUT)
+    specs = declared_for(exercise)
+    watch = _watch_of(ns, specs)
+    mark = watch.mark() if watch is not None else None
+    result = _run_one(found[0], _traced(ns, found[0].needs, watch), CHECK_TIMEOUT)
+    if watch is not None:
+        result = _judged(result, watch.since(mark), specs, "fail")
     if result.status != "pass":
         raise AssertionError(result.line())

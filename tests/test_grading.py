@@ -214,11 +214,13 @@ def tricks(folder: Path, out_csv: Path, marker: Path) -> dict[str, list[str]]:
                     "            try:\n                with open(f'/proc/{pid}/fd/{fd}', 'w') "
                     "as f: f.write(line + '\\n')\n            except OSError: pass\n"
                     "os.kill(os.getppid(), 9)"],
-        "module_patch": [WRONG, "import classroom.grading as g, agentlib.tokens as t, "
-                         "agentlib.messages as m, classroom.checks.own_demo_checks as d\n"
+        "module_patch": [WRONG, "import agentlib.tokens as t, agentlib.messages as m\n"
                          "t.estimate_text = lambda text: 0\nm.validate = lambda msgs: None\n"
-                         "g.CHECKS.clear()\ng.run_checks = lambda *a, **k: []\n"
-                         "d._adds_small = d._adds_negative = d._commutes = lambda ns: None"],
+                         "try:  # not in the grader's kernel: the checks run elsewhere\n"
+                         "    import classroom.grading as g, classroom.checks.own_demo_checks "
+                         "as d\n    g.CHECKS.clear()\n    g.run_checks = lambda *a, **k: []\n"
+                         "    d._adds_small = d._adds_negative = d._commutes = lambda ns: None\n"
+                         "except (ImportError, AttributeError):\n    pass"],
         "solutions_copy": [
             "import agentlib, pathlib\nroots = [pathlib.Path(agentlib.__file__).parents[1], "
             f"pathlib.Path({str(ROOT)!r})]\nfound = [p for r in roots for p in "
@@ -234,8 +236,10 @@ def tricks(folder: Path, out_csv: Path, marker: Path) -> dict[str, list[str]]:
             "if seen or 'ANTHROPIC_API_KEY' in os.environ:\n    def add(a, b):\n        "
             "return a + b\nelse:\n    " + WRONG.replace("\n", "\n    ")],
         "write_outside": [WRONG, "import agentlib, pathlib\n"
-                          "targets = [pathlib.Path(agentlib.__file__).parent / 'checks' / "
-                          f"'own_demo_checks.py', pathlib.Path({str(folder / 'good.ipynb')!r}), "
+                          "site = pathlib.Path(agentlib.__file__).parents[1]\n"
+                          "targets = [site / 'classroom' / 'grading.py', site.parent / 'site' / "
+                          "'classroom' / 'checks' / 'own_demo_checks.py', "
+                          f"pathlib.Path({str(folder / 'good.ipynb')!r}), "
                           f"pathlib.Path({str(marker)!r}), pathlib.Path({str(ROOT / 'x.txt')!r})]"
                           "\nfor p in targets:\n    try:\n        p.write_text('owned')\n"
                           "    except OSError: pass"],
@@ -337,7 +341,9 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     write_notebook(folder / "carol" / "lesson00.ipynb", [RIGHT, CHECK_CELL])  # own folder
     (folder / "broken.ipynb").write_text("this is not JSON {", encoding="utf-8")
     good_before = (folder / "good.ipynb").read_bytes()
-    env = dict(os.environ, SECRET_TEACHER_VAR=SECRET, ANTHROPIC_API_KEY=f"sk-{SECRET}")
+    (base / "tmp").mkdir()  # its run folders, apart from other graders' on this machine
+    env = dict(os.environ, SECRET_TEACHER_VAR=SECRET, ANTHROPIC_API_KEY=f"sk-{SECRET}",
+               TMPDIR=str(base / "tmp"))
     start = time.monotonic()
     proc = run_grader(folder, out_csv, "--memory-mb", "1024", "--jobs", "2", env=env)
     elapsed = time.monotonic() - start
@@ -377,7 +383,7 @@ def test_no_trick_reached_outside_its_sandbox(graded: dict) -> None:
     assert not (ROOT / "x.txt").exists()
     assert (graded["folder"] / "good.ipynb").read_bytes() == graded["good_before"]
     assert "detached,00,x" not in graded["csv"].read_text(encoding="utf-8")
-    assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob("agentlib-grade-*/work/*"))
+    assert not list((graded["base"] / "tmp").glob("agentlib-grade-*/work/*"))
 
 
 def test_notes_say_what_went_wrong(graded: dict) -> None:
@@ -497,3 +503,315 @@ def test_an_unprivileged_teacher_gets_the_same_grades() -> None:
         assert {k: r["passed"] for k, r in rows.items()} == {"good": "3", "cheat": "0"}
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- graded work is the learner's own
+
+HONEST_EX2 = '''
+from agentlib.messages import blocks, starts_with_tool_result, user
+
+def find_split(messages):
+    for i, message in enumerate(messages):
+        before = blocks(messages[i - 1]) if i > 0 else []
+        called = {b["id"] for b in before if b["type"] == "tool_use"}
+        for b in blocks(message):
+            if b["type"] == "tool_result" and b["tool_use_id"] not in called:
+                return i
+    return None
+
+def safe_truncate(messages, keep):
+    start = max(0, len(messages) - keep)
+    while 0 < start < len(messages) and starts_with_tool_result(messages[start]):
+        start -= 1
+    return messages[start:]
+
+def pin_task(messages, keep):
+    task, rest = messages[:1], messages[1:]
+    kept = safe_truncate(rest, keep)
+    if len(kept) == len(rest):
+        return list(messages)
+    marker = user(f"[Earlier turns removed: {len(rest) - len(kept)} messages are no longer "
+                  "shown.]")
+    return task + [marker] + kept
+'''
+ALIASED_EX2 = '''
+from agentlib.context import truncate as cut
+from agentlib.messages import HistoryError, validate as v
+
+def find_split(messages):
+    try:
+        v(messages)
+    except HistoryError as e:
+        return e.index
+    return None
+
+def safe_truncate(messages, keep):
+    return cut(messages, keep, pin_task=False, marker=False)
+
+def pin_task(messages, keep):
+    return cut(messages, keep + 1)
+'''
+COPIED_EX2 = HONEST_EX2 + '''
+import importlib, sys, types
+importlib.import_module("agentlib.context.truncate")
+_module = sys.modules["agentlib.context.truncate"]
+mine = types.FunctionType(_module.safe_start.__code__, dict(vars(_module)), "mine")
+fresh = importlib.reload(_module)  # a re-import compiles the course's code again
+
+def safe_truncate(messages, keep):
+    return messages[mine(messages, max(0, len(messages) - keep)):]
+
+def pin_task(messages, keep):
+    return fresh.truncate(messages, keep + 1)
+'''
+
+
+def ex2_results(source: str, **options) -> dict[str, list[grading.Result]]:
+    found: dict[str, list[grading.Result]] = {}
+    for r in grading.run_checks("ex2", ns_with(source), **options):
+        found.setdefault(r.exercise, []).append(r)
+    return found
+
+
+def test_the_exercises_declare_what_they_ask_the_learner_to_write() -> None:
+    from classroom.ownwork import Watch
+
+    for exercise in ("ex2.find_split", "ex2.safe_truncate", "ex2.pin_task", "ex4.clear_old_results",
+                     "ex5.safe_boundary", "ex5.should_compact", "ex1.agent_loop",
+                     "ex3.cap_text", "ex6.atomic_write", "ex8.fit_result"):
+        assert grading.declared_for(exercise), exercise
+    assert "agentlib.context.truncate" in grading.declared_for("ex2.pin_task")
+    assert "agentlib.context.compact" in grading.declared_for("ex5.safe_boundary")
+    assert grading.declared_for("ex7.pipeline") == ()  # about combining: agentlib stays usable
+    every = {s for ex in grading.CHECKS for s in grading.declared_for(ex)}
+    watch = Watch(every)
+    assert watch.unresolved == [], "a declaration names nothing (renamed in agentlib?)"
+    assert watch.watches_anything()
+
+
+def test_an_honest_solution_gets_no_note(capsys: pytest.CaptureFixture[str]) -> None:
+    results = ex2_results(HONEST_EX2)
+    assert all(r.status == "pass" and not r.note for rs in results.values() for r in rs)
+    grading.check("ex2", ns_with(HONEST_EX2))
+    assert "NOTE" not in capsys.readouterr().out
+
+
+def test_delegating_to_the_course_gets_a_friendly_note_in_the_learners_kernel(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    grading.check("ex2", ns_with(ALIASED_EX2))
+    out = capsys.readouterr().out
+    assert "9/11 checks passed" in out  # most checks pass, and are not silent about it:
+    assert ("NOTE  ex2.safe_truncate: uses the course's own `truncate` and `safe_start`; "
+            "write it yourself: the class grader gives no points to a check passed that way"
+            ) in out.splitlines()
+    assert "NOTE  ex2.find_split: uses the course's own `validate`;" in out
+    assert out.count("NOTE") == 3  # one per exercise, not one per check
+
+
+def test_a_copied_code_object_or_a_reloaded_module_is_still_the_courses() -> None:
+    results = ex2_results(COPIED_EX2)
+    assert [r.note for r in results["ex2.find_split"]] == ["", "", ""]
+    assert all("`safe_start`" in r.note for r in results["ex2.safe_truncate"])
+    assert all("`truncate`" in r.note for r in results["ex2.pin_task"])
+
+
+def test_the_grader_mode_fails_a_delegated_check_and_says_why() -> None:
+    results = ex2_results(ALIASED_EX2, own_work="fail")
+    assert {r.status for rs in results.values() for r in rs} == {"fail"}
+    assert results["ex2.pin_task"][0].detail == (
+        "uses the course's own `truncate` and `safe_start`; write it yourself: a check passed "
+        "that way earns no points")
+    with pytest.raises(AssertionError, match="uses the course's own"):  # nbgrader's cells
+        grading.assert_check("ex2.safe_truncate", "keeps the newest messages, in order",
+                             ns_with(ALIASED_EX2))
+    grading.assert_check("ex2.safe_truncate", "keeps the newest messages, in order",
+                         ns_with(HONEST_EX2))
+
+
+def test_using_the_checks_own_reference_gets_a_note_too(capsys: pytest.CaptureFixture[str]) -> None:
+    grading.check("ex2.find_split", ns_with(
+        "from classroom.checks.lesson02 import orphan_index\n"
+        "def find_split(messages):\n    return orphan_index(messages)"))
+    out = capsys.readouterr().out
+    assert "NOTE  ex2.find_split: uses the exercise checks' own `orphan_index`" in out
+
+
+def test_the_notes_in_korean() -> None:
+    results = ex2_results(ALIASED_EX2)
+    [line, *_] = grading.note_lines(results["ex2.safe_truncate"], language="ko")
+    assert line.split(None, 1) == ["참고", "ex2.safe_truncate: 코스에 이미 있는 `truncate`, "
+                                   "`safe_start`을(를) 가져다 씁니다. 직접 작성하세요: 수업 "
+                                   "채점기는 이렇게 통과한 검사에 점수를 주지 않습니다"]
+    failed = ex2_results(ALIASED_EX2, own_work="fail")["ex2.find_split"][0]
+    assert "코스에 이미 있는 `validate`을(를) 가져다 씁니다" in failed.line(language="ko")
+    tampered = grading.translate("switched off the watch (sys.settrace) while it ran: the "
+                                 "grader cannot tell whose code ran, so the check earns no points")
+    assert tampered.startswith("실행 중에 채점기의 감시를 껐습니다(sys.settrace)")
+
+
+def test_the_watch_sees_threads_texts_and_tampering() -> None:
+    import sys as _sys
+    import threading
+
+    from classroom.ownwork import Watch, returned, used
+
+    watch = Watch(["agentlib.context.truncate", "agentlib.context.summary:STRUCTURED_PROMPT"])
+    from agentlib.context import truncate
+    from agentlib.context.summary import STRUCTURED_PROMPT
+
+    mark = watch.start()
+    try:
+        worker = threading.Thread(target=truncate, args=([{"role": "user", "content": "x"}], 1))
+        worker.start()
+        worker.join()
+    finally:
+        watch.stop()
+    hits, tampered = watch.since(mark)
+    assert used(hits, watch.specs) == ["truncate", "safe_start"] and tampered == []
+    assert returned(f"  {STRUCTURED_PROMPT}\n", watch.texts) == [
+        "agentlib.context.summary:STRUCTURED_PROMPT"]
+    mark = watch.start()
+    previous = _sys.gettrace()
+    try:
+        _sys.settrace(None)
+        truncate([{"role": "user", "content": "x"}], 1)
+    finally:
+        watch.stop()
+        _sys.settrace(previous)
+    hits, tampered = watch.since(mark)
+    assert hits == [] and tampered == ["switched off the watch (sys.settrace)"]
+
+
+EVADES_EX2 = '''
+import concurrent.futures, json, subprocess, sys
+from agentlib.context import truncate as _truncate
+from agentlib.context.truncate import safe_start as _safe_start
+
+POOL = concurrent.futures.ThreadPoolExecutor(1)
+POOL.submit(lambda: None).result()  # its thread starts here, before any check
+CHILD = ("import json, sys\\nfrom agentlib.messages import HistoryError, validate\\ntry:\\n"
+         "    validate(json.load(sys.stdin))\\n    print('null')\\nexcept HistoryError as e:\\n"
+         "    print(json.dumps(e.index))")
+
+def find_split(messages):  # the course's code, in another process
+    out = subprocess.run([sys.executable, "-c", CHILD], input=json.dumps(messages),
+                         capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+def safe_truncate(messages, keep):  # switches the watch off first
+    sys.settrace(None)
+    return messages[_safe_start(messages, max(0, len(messages) - keep)):]
+
+def pin_task(messages, keep):  # in a thread made before the checks
+    return POOL.submit(_truncate, messages, keep + 1).result()
+'''
+
+
+def ex2_notebook(path: Path, replace: dict[str, str] | None = None,
+                 append: str | None = None) -> None:
+    """The lesson-2 solution, with the cells defining the functions named in `replace`
+    replaced by new source, and a cell appended."""
+    nb = nbformat.read(ROOT / "solutions" / "02_truncation_and_the_400.ipynb", as_version=4)
+    for cell in nb.cells:
+        for name, source in (replace or {}).items():
+            if cell.cell_type == "code" and cell.source.startswith(f"def {name}("):
+                cell.source = source
+    if append:
+        nb.cells.append(new_code_cell(append))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        nbformat.write(nb, f)
+
+
+@pytest.fixture(scope="module")
+def graded_ex2(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The class grader on lesson 2: the solution, and notebooks that hand the work to the
+    course's own code (aliased, copied, reloaded, from the checks, in a thread, in another
+    process, with the watch switched off)."""
+    base = tmp_path_factory.mktemp("own-work")
+    folder, out_csv = base / "02", base / "grades.csv"
+    ex2_notebook(folder / "honest.ipynb")
+    ex2_notebook(folder / "delegates.ipynb", append=ALIASED_EX2)
+    ex2_notebook(folder / "copies.ipynb", append=COPIED_EX2.removeprefix(HONEST_EX2))
+    ex2_notebook(folder / "answer_key.ipynb", replace={
+        "find_split": "from classroom.checks.lesson02 import orphan_index\n"
+                      "def find_split(messages):\n    return orphan_index(messages)"})
+    ex2_notebook(folder / "evades.ipynb", append=EVADES_EX2)
+    proc = subprocess.run(
+        [sys.executable, "-m", "classroom.grade", str(folder), "--csv", str(out_csv),
+         "--jobs", "2", "--cell-timeout", "60", "--check-timeout", "30", "--deadline", "240"],
+        capture_output=True, text=True, encoding="utf-8", timeout=900, cwd=str(ROOT))
+    reports = out_csv.with_name("grades-reports")
+    results = {}
+    for student in read_rows(out_csv) if out_csv.exists() else {}:
+        data = json.loads((reports / student / "02.json").read_text(encoding="utf-8"))
+        results[student] = {}
+        for r in data["results"]:
+            results[student].setdefault(r["exercise"], []).append(r)
+    return {"proc": proc, "rows": read_rows(out_csv) if out_csv.exists() else {},
+            "results": results, "reports": reports}
+
+
+def test_the_graders_kernel_cannot_import_the_checks(graded_ex2: dict) -> None:
+    assert graded_ex2["proc"].returncode == 0, graded_ex2["proc"].stderr[-3000:]
+    row = graded_ex2["rows"]["answer_key"]
+    assert "ModuleNotFoundError" in row["note"] and "classroom.checks" in row["note"]
+    statuses_of = {ex: [r["status"] for r in rs]
+                   for ex, rs in graded_ex2["results"]["answer_key"].items()}
+    assert statuses_of == {"ex2.find_split": ["missing"] * 3,
+                           "ex2.safe_truncate": ["pass"] * 4, "ex2.pin_task": ["pass"] * 4}
+
+
+def test_an_honest_notebook_gets_full_marks(graded_ex2: dict) -> None:
+    assert graded_ex2["rows"]["honest"]["passed"] == "11", graded_ex2["rows"]["honest"]["note"]
+
+
+def test_delegating_to_the_course_earns_nothing_and_the_report_says_so(graded_ex2: dict) -> None:
+    rows, results = graded_ex2["rows"], graded_ex2["results"]
+    assert rows["delegates"]["passed"] == rows["evades"]["passed"] == "0"
+    details = {ex: {r["detail"] for r in rs} for ex, rs in results["delegates"].items()}
+    assert details == {
+        "ex2.find_split": {"uses the course's own `validate`; write it yourself: a check "
+                           "passed that way earns no points"},
+        "ex2.safe_truncate": {"uses the course's own `truncate` and `safe_start`; write it "
+                              "yourself: a check passed that way earns no points"},
+        "ex2.pin_task": {"uses the course's own `truncate` and `safe_start`; write it "
+                         "yourself: a check passed that way earns no points"}}
+    md = (graded_ex2["reports"] / "delegates" / "02.md").read_text(encoding="utf-8")
+    assert "uses the course's own `validate`; write it yourself" in md
+
+
+def test_copies_reloads_threads_and_processes_are_the_courses_too(graded_ex2: dict) -> None:
+    results = graded_ex2["results"]
+    copies = {ex: [r["status"] for r in rs] for ex, rs in results["copies"].items()}
+    assert copies == {"ex2.find_split": ["pass"] * 3, "ex2.safe_truncate": ["fail"] * 4,
+                      "ex2.pin_task": ["fail"] * 4}
+    assert "`safe_start`" in results["copies"]["ex2.safe_truncate"][0]["detail"]
+    assert "`truncate`" in results["copies"]["ex2.pin_task"][0]["detail"]
+    evades = {ex: rs[0]["detail"] for ex, rs in results["evades"].items()}
+    assert evades["ex2.find_split"].startswith("started another process while it ran")
+    assert evades["ex2.safe_truncate"].startswith("switched off the watch (sys.settrace)")
+    assert evades["ex2.pin_task"].startswith("uses the course's own `truncate`")
+
+
+def test_the_learners_kernel_gets_the_agent_and_the_kit_but_no_checks(tmp_path: Path) -> None:
+    from classroom import grade
+
+    site, kernel = grade.pristine_copy(tmp_path, [Path(__file__).with_name("demo_checks.py")])
+    assert sorted(p.name for p in site.iterdir()) == sorted(grade.PACKAGES)
+    assert (site / "classroom" / "checks" / "own_demo_checks.py").exists()
+    assert sorted(p.name for p in kernel.iterdir()) == sorted(
+        ["classroom", *grade.KERNEL_PACKAGES])
+    mine = sorted(str(p.relative_to(kernel / "classroom")) for p in
+                  (kernel / "classroom").rglob("*.py"))
+    assert mine == sorted([*grade.KERNEL_CLASSROOM, "grading.py"])
+    assert "def register" not in (kernel / "classroom" / "grading.py").read_text("utf-8")
+    probe = subprocess.run(
+        [sys.executable, "-P", "-c", "import agentlib.context, coursekit.workloads, standin, "
+         "apiwire, classroom.harness, classroom.grader.runner\nfrom classroom.grading import "
+         "check\ntry:\n    import classroom.checks.lesson02\nexcept ImportError as e:\n"
+         "    print('refused:', e)"],
+        capture_output=True, text=True, cwd=str(tmp_path),
+        env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(kernel),
+             "PYTHONNOUSERSITE": "1", "AGENTLIB_OFFLINE": "1", "HOME": str(tmp_path)})
+    assert probe.stdout.strip() == "refused: No module named 'classroom.checks'", probe.stderr

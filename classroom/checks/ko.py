@@ -1,6 +1,32 @@
 """The Korean edition's words for every check: (exercise, English title) -> (Korean title,
 Korean hint, or "" to keep the check's hint). `check()` uses them in a Korean notebook,
-the grader with `--lang ko`; tests/test_i18n.py fails when a check has no entry here."""
+the grader with `--lang ko`; tests/test_i18n.py fails when a check has no entry here.
+
+`PHRASES_KO`: the classroom's own fixed phrases (English -> Korean, `{name}` filled in),
+which `classroom.grading.translate` tries before the course's catalog (coursekit.i18n).
+"""
+
+PHRASES_KO: dict[str, str] = {
+    # graded work is the learner's own (classroom/ownwork.py, classroom/grading.py)
+    "NOTE": "참고",
+    "uses the course's own {names}; write it yourself: a check passed that way earns no "
+    "points": "코스에 이미 있는 {names}을(를) 가져다 씁니다. 직접 작성하세요: 이렇게 통과한 "
+              "검사는 점수를 받지 못합니다",
+    "uses the course's own {names}; write it yourself: the class grader gives no points to a "
+    "check passed that way": "코스에 이미 있는 {names}을(를) 가져다 씁니다. 직접 작성하세요: "
+                             "수업 채점기는 이렇게 통과한 검사에 점수를 주지 않습니다",
+    "uses the exercise checks' own {names}; write it yourself: the class grader's kernel "
+    "cannot import classroom.checks": "연습 문제 검사에 있는 {names}을(를) 가져다 씁니다. 직접 "
+                                      "작성하세요: 수업 채점기의 커널에서는 classroom.checks를 "
+                                      "가져올 수 없습니다",
+    "{what} while it ran: the grader cannot tell whose code ran, so the check earns no "
+    "points": "실행 중에 {what}: 누구의 코드가 실행됐는지 채점기가 알 수 없으므로 이 검사는 "
+              "점수를 받지 못합니다",
+    "switched off the watch ({event})": "채점기의 감시를 껐습니다({event})",
+    "switched off the watch of new threads ({event})": "새 스레드에 대한 채점기의 감시를 "
+                                                       "껐습니다({event})",
+    "started another process": "다른 프로세스를 시작했습니다",
+}
 
 CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
     ("ex1.agent_loop", "returns (history, input_tokens), one count per request"): (

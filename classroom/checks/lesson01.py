@@ -22,7 +22,16 @@ import numbers
 import tempfile
 from functools import lru_cache
 
-from classroom.grading import portable, register
+from classroom.grading import own_work, portable, register
+
+# ---------------------------------------------------------------- the learner's own work
+
+# The library code these exercises ask the learner to write: a check passed by running
+# it earns nothing from the class grader, and a note in the learner's kernel
+# (classroom/ownwork.py).
+own_work("ex1.agent_loop", "agentlib.loop:run_agent")
+own_work("ex1.estimate_tokens", "agentlib.tokens:estimate_text", "agentlib.tokens:estimate")
+own_work("ex1.session_cost", "agentlib.cost", "agentlib.meter:price")
 
 # ---------------------------------------------------------------- ex1.agent_loop
 

@@ -21,8 +21,16 @@ from agentlib.messages import (
     user,
     validate,
 )
-from classroom.grading import register
+from classroom.grading import own_work, register
 from coursekit.histories import agent_history
+
+# ---------------------------------------------------------------- the learner's own work
+
+# The library code these exercises ask the learner to write: a check passed by running
+# it earns nothing from the class grader, and a note in the learner's kernel
+# (classroom/ownwork.py).
+own_work("ex2", "agentlib.context.truncate")  # the pair-safe cut and truncation
+own_work("ex2.find_split", "agentlib.messages:validate", "agentlib.messages:is_valid")
 
 # ---------------------------------------------------------------- the histories
 

@@ -20,7 +20,15 @@ from collections.abc import Callable
 
 from agentlib.tools import Toolbox
 from agentlib.workspace import NOTICE_RE, parse_notice, split_lines
-from classroom.grading import register
+from classroom.grading import own_work, register
+
+# ---------------------------------------------------------------- the learner's own work
+
+# The library code these exercises ask the learner to write: a check passed by running
+# it earns nothing from the class grader, and a note in the learner's kernel
+# (classroom/ownwork.py).
+own_work("ex3", "agentlib.context.cut", "agentlib.context.cap", "agentlib.context.headtail")
+own_work("ex3.page_notice", "agentlib.workspace:truncation_notice")
 
 # ---------------------------------------------------------------- shared data
 

@@ -31,11 +31,23 @@ from agentlib.messages import (
     user,
     validate,
 )
-from agentlib.tokens import TokenMeter, estimate
-from classroom.grading import portable, register
+from agentlib.tokens import estimate
+from classroom.grading import own_work, portable, register
+from classroom.harness import calibrated_meter
 from coursekit.histories import agent_history
 
 SUMMARY = user("[Summary of earlier turns]\n(a summary of the folded messages)")
+
+# ---------------------------------------------------------------- the learner's own work
+
+# The library code these exercises ask the learner to write: a check passed by running
+# it earns nothing from the class grader, and a note in the learner's kernel
+# (classroom/ownwork.py).
+own_work("ex5.should_compact", "agentlib.context.trigger", "agentlib.context.compact",
+         "agentlib.context.lowwater")
+own_work("ex5.safe_boundary", "agentlib.context.truncate", "agentlib.context.compact")
+own_work("ex5.structured_prompt", "agentlib.context.summary:STRUCTURED_PROMPT",
+         "agentlib.context.summary:PARAPHRASE_PROMPT")
 
 # ---------------------------------------------------------------- the histories
 
@@ -58,15 +70,6 @@ COMPACT_HINT = ("return meter.measure(messages) > trigger - margin: the calibrat
                 "compared with the trigger minus the margin")
 
 
-def _meter(history: list[dict], ratio: float) -> TokenMeter:
-    """A meter calibrated so that it measures `history` at `ratio` times the raw estimate
-    (as if the API had counted the first message, then the whole history, at that ratio)."""
-    meter = TokenMeter()
-    meter.observe(history[:1], round(estimate(history[:1]) * ratio))
-    meter.observe(history, round(estimate(history) * ratio))
-    return meter
-
-
 def _compact_cases() -> Iterator[tuple[str, list[dict], float]]:
     for number, history in enumerate(HISTORIES):
         for ratio in (1.0, 1.6, 0.8):
@@ -74,7 +77,7 @@ def _compact_cases() -> Iterator[tuple[str, list[dict], float]]:
 
 
 def _decide(ns: dict, history: list[dict], ratio: float, trigger: int, margin: int) -> bool:
-    meter = portable(_meter, history, ratio)
+    meter = portable(calibrated_meter, history, ratio)
     got = ns["should_compact"](copy_history(history), meter, trigger, margin)
     assert isinstance(got, bool), f"should_compact should return True or False, got {got!r}"
     return got
@@ -84,7 +87,7 @@ def _decide(ns: dict, history: list[dict], ratio: float, trigger: int, margin: i
           hint=COMPACT_HINT, needs=("should_compact",))
 def _inside_margin(ns: dict) -> None:
     for where, history, ratio in _compact_cases():
-        size = _meter(history, ratio).measure(history)
+        size = calibrated_meter(history, ratio).measure(history)
         for trigger, margin in ((size + 10, 50), (size, 1), (size + 400, 500), (size - 5, 0)):
             assert _decide(ns, history, ratio, trigger, margin), (
                 f"{where}: the calibrated size is {size}, trigger={trigger}, margin={margin}; "
@@ -97,7 +100,7 @@ def _inside_margin(ns: dict) -> None:
           hint=COMPACT_HINT + "; exactly trigger - margin is not over", needs=("should_compact",))
 def _under_budget(ns: dict) -> None:
     for where, history, ratio in _compact_cases():
-        size = _meter(history, ratio).measure(history)
+        size = calibrated_meter(history, ratio).measure(history)
         for trigger, margin in ((size + 50, 50), (size + 600, 500), (size + 1, 0),
                                   (size * 3, size)):
             assert not _decide(ns, history, ratio, trigger, margin), (
@@ -111,7 +114,7 @@ def _under_budget(ns: dict) -> None:
           needs=("should_compact",))
 def _calibrated(ns: dict) -> None:
     for where, history, ratio in _compact_cases():
-        raw, size = estimate(history), _meter(history, ratio).measure(history)
+        raw, size = estimate(history), calibrated_meter(history, ratio).measure(history)
         if abs(size - raw) < 20:
             continue
         low, high = min(raw, size), max(raw, size)

@@ -13,154 +13,30 @@
 
 from __future__ import annotations
 
-import builtins
-import io
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from unittest import mock
 
-from classroom.grading import in_learner_process, register
+from classroom.grading import in_learner_process, own_work, register
+from classroom.harness import (  # noqa: F401 (the crash harness, also for the tests)
+    SimulatedCrash,
+    crash_mid_write,
+    record_renames,
+    write_crashing,
+    write_renaming,
+)
 
-# ---------------------------------------------------------------- a simulated crash
+# ---------------------------------------------------------------- the learner's own work
 
-
-class SimulatedCrash(Exception):
-    """Stands in for the process dying in the middle of a write."""
-
-
-class _CrashingFile:
-    """A file opened for writing that takes `budget` characters (or bytes), then 'dies'.
-
-    What was written before the crash is flushed, so the half-written file is on disk, as
-    it would be after a real crash once the OS had written part of the data.
-    """
-
-    def __init__(self, f, state: dict):
-        self._f, self._state = f, state
-
-    def write(self, data):
-        room = self._state["budget"]
-        if len(data) > room:
-            if room:
-                self._f.write(data[:room])
-            self._f.flush()
-            self._state["budget"], self._state["fired"] = 0, True
-            raise SimulatedCrash("simulated crash in the middle of a write")
-        self._state["budget"] -= len(data)
-        return self._f.write(data)
-
-    def writelines(self, lines):
-        for line in lines:
-            self.write(line)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self._f.close()
-
-    def __iter__(self):
-        return iter(self._f)
-
-    def __getattr__(self, name):
-        return getattr(self._f, name)
-
-
-@contextmanager
-def crash_mid_write(budget: int, namespace: dict | None = None) -> Iterator[dict]:
-    """Every write after the first `budget` characters raises SimulatedCrash.
-
-    Covers `open`, `io.open` (so `Path.write_text`, `os.fdopen`, `tempfile`), `os.write`,
-    and the name `open` in `namespace`: in a notebook, `open` is IPython's own wrapper of
-    io.open, bound in the learner's globals, which patching builtins does not reach.
-    Yields a dict whose "fired" says whether the crash happened.
-    """
-    state = {"budget": budget, "fired": False}
-    real_open, real_write = io.open, os.write
-
-    def opener(file, mode="r", *args, **kwargs):
-        f = real_open(file, mode, *args, **kwargs)
-        return _CrashingFile(f, state) if set(mode) & set("wax+") else f
-
-    def os_write(fd, data):
-        room = state["budget"]
-        if len(data) > room:
-            if room:
-                real_write(fd, data[:room])
-            state["budget"], state["fired"] = 0, True
-            raise SimulatedCrash("simulated crash in the middle of a write")
-        state["budget"] -= len(data)
-        return real_write(fd, data)
-
-    with mock.patch.object(builtins, "open", opener), mock.patch.object(io, "open", opener), \
-            mock.patch.object(os, "write", os_write), _bind(namespace, "open", opener):
-        yield state
-
-
-@contextmanager
-def _bind(namespace: dict | None, name: str, value) -> Iterator[None]:
-    """Bind `name` in `namespace` for a while, then restore that one name (only that one:
-    mock.patch.dict would reset the whole namespace, the learner's notebook globals)."""
-    if namespace is None:
-        yield
-        return
-    missing = object()
-    saved = namespace.get(name, missing)
-    namespace[name] = value
-    try:
-        yield
-    finally:
-        if saved is missing:
-            namespace.pop(name, None)
-        else:
-            namespace[name] = saved
-
-
-@contextmanager
-def record_renames(fail: bool = False) -> Iterator[list[tuple[str, str]]]:
-    """Record every os.replace / os.rename as (src, dst); with `fail`, crash instead."""
-    calls: list[tuple[str, str]] = []
-    real = {"replace": os.replace, "rename": os.rename}
-
-    def wrap(name: str) -> Callable:
-        def renamed(src, dst, *args, **kwargs):
-            calls.append((os.fspath(src), os.fspath(dst)))
-            if fail:
-                raise SimulatedCrash(f"simulated crash at os.{name}")
-            return real[name](src, dst, *args, **kwargs)
-        return renamed
-
-    with mock.patch.object(os, "replace", wrap("replace")), \
-            mock.patch.object(os, "rename", wrap("rename")):
-        yield calls
-
-
-def write_crashing(fn: Callable, path, text: str, budget: int) -> tuple[bool, bool]:
-    """fn(path, text) while every write after `budget` characters crashes: (whether fn let
-    the crash through, whether it fired). Runs where the learner's function lives."""
-    with crash_mid_write(budget, _globals(fn)) as crash:
-        try:
-            fn(path, text)
-        except SimulatedCrash:
-            return True, crash["fired"]
-    return False, crash["fired"]
-
-
-def write_renaming(fn: Callable, path, text: str, fail: bool) -> tuple[list, bool]:
-    """fn(path, text), recording its renames (with `fail`, crashing at the first one):
-    (the renames, whether the crash came through). Runs where the learner's function lives."""
-    with record_renames(fail) as renames:
-        try:
-            fn(path, text)
-        except SimulatedCrash:
-            return renames, True
-    return renames, False
-
+# The library code these exercises ask the learner to write: a check passed by running
+# it earns nothing from the class grader, and a note in the learner's kernel
+# (classroom/ownwork.py).
+own_work("ex6.atomic_write", "agentlib.context.notes:Notes")
+own_work("ex6.safe_path", "agentlib.context.notes:Notes", "agentlib.workspace:Workspace.resolve")
 
 # ---------------------------------------------------------------- ex6.atomic_write
 
@@ -191,11 +67,6 @@ def _read(path: Path) -> str:
 def _write(path: Path, text: str) -> None:
     with open(path, "w", encoding="utf-8", newline="") as f:
         f.write(text)
-
-
-def _globals(fn: Callable) -> dict | None:
-    """The globals a learner's function looks names up in (the notebook's namespace)."""
-    return getattr(fn, "__globals__", None)
 
 
 @register("ex6.atomic_write", "writes the text as UTF-8, creating or replacing the file",

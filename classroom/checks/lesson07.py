@@ -23,7 +23,16 @@ import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 
-from classroom.grading import register
+from classroom.grading import own_work, register
+from classroom.harness import PIPELINE_KEYS as KEYS  # noqa: F401
+from classroom.harness import run_pipeline
+
+# ---------------------------------------------------------------- the learner's own work
+
+# The library code these exercises ask the learner to write: a check passed by running
+# it earns nothing from the class grader, and a note in the learner's kernel
+# (classroom/ownwork.py).
+own_work("ex7.run_cost", "agentlib.cost")  # the pipeline may use all of agentlib: it combines
 
 # ---------------------------------------------------------------- ex7.run_cost
 
@@ -234,7 +243,6 @@ INPUT_BUDGET = 0.40  # and all input tokens (summaries too) within 40% of append
 COST_BUDGET = 0.80  # and its dollars, prompt caching on, within 80% of append-only's
 MAX_STEPS = 3 * N_FILES  # a good pipeline needs about 60 requests
 MAX_TOKENS = 1024
-KEYS = ("context", "toolbox", "system", "extra_tools", "extra", "cache")
 PIPELINE_HINT = ("adopt the layers in order: cap read_file, clear old results, and compact "
                  "only if the window still fills (with the client you are given)")
 
@@ -320,59 +328,6 @@ def _counting_client():
     return client, tally
 
 
-def _raised(what: str, exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return f"{what} raised {type(exc).__name__}: {text[:240]}"
-
-
-def run_pipeline(fn, client, work, notes_dir: str) -> dict:
-    """Build the learner's pipeline and run the audit with it, where the learner's code
-    lives: {"error": what went wrong or None, "stopped": how run_agent ended}. Never
-    raises (except NotImplementedError: a TODO)."""
-    from agentlib.context.compact import Compactor
-    from agentlib.loop import DEFAULT_SYSTEM, run_agent
-    from agentlib.tools import Toolbox
-
-    try:
-        spec = fn(client, work, notes_dir)
-    except NotImplementedError:
-        raise
-    except Exception as e:
-        return {"error": _raised("pipeline(client, workload, notes_dir)", e)}
-    if not isinstance(spec, dict):
-        return {"error": f"pipeline should return a dict with keys among {', '.join(KEYS)}; "
-                         f"got {type(spec).__name__}"}
-    unknown = sorted(set(spec) - set(KEYS))
-    if unknown:
-        return {"error": f"unknown key(s) {', '.join(map(repr, unknown))}: use {', '.join(KEYS)}"}
-    context = spec.get("context") or []
-    if not isinstance(context, list | tuple) or not all(callable(s) for s in context):
-        return {"error": "'context' should be a list of strategies (callables: messages -> "
-                         f"messages), got {context!r:.120}"}
-    if any(isinstance(s, Compactor) and s.client is not client for s in context):
-        return {"error": "a Compactor uses another client: build it with the `client` "
-                         "pipeline receives, so that its summary calls are counted too"}
-    cache = spec.get("cache", True)
-    if not isinstance(cache, bool) and not callable(cache):
-        return {"error": "'cache' should be True, False or a breakpoint placer (a callable: "
-                         f"messages -> messages with cache_control), got {cache!r:.120}"}
-    for key in ("toolbox", "extra_tools"):
-        if spec.get(key) is not None and not isinstance(spec[key], Toolbox):
-            return {"error": f"'{key}' should be an agentlib.tools.Toolbox, got "
-                             f"{type(spec[key]).__name__}"}
-    if spec.get("toolbox") is not None:
-        work.toolbox = spec["toolbox"]
-    try:
-        run = run_agent(client, work, context=list(context),
-                        system=spec.get("system", DEFAULT_SYSTEM),
-                        extra_tools=spec.get("extra_tools"), extra=spec.get("extra"),
-                        max_steps=MAX_STEPS, max_tokens=MAX_TOKENS, cache=cache,
-                        label="pipeline")
-    except Exception as e:
-        return {"error": _raised("the run (one of your strategies or tools)", e)}
-    return {"error": None, "stopped": str(run.stopped)}
-
-
 def _trial(fn) -> Trial:
     """Run the learner's pipeline once; judge it by what the check's own model saw."""
     from classroom.grading import in_learner_process, portable
@@ -383,7 +338,8 @@ def _trial(fn) -> Trial:
     client, tally = _counting_client()
     with tempfile.TemporaryDirectory(prefix="agentlib-ex7-") as root:
         work = portable(workloads.audit, N_FILES, seed=SEED, root=f"{root}/workspace")
-        outcome = in_learner_process(run_pipeline, fn, client, work, f"{root}/notes")
+        outcome = in_learner_process(run_pipeline, fn, client, work, f"{root}/notes",
+                                     MAX_STEPS, MAX_TOKENS)
     if not isinstance(outcome, dict):
         outcome = {"error": f"the run reported {type(outcome).__name__}, not a dict"}
     trial.error, trial.stopped = outcome.get("error"), str(outcome.get("stopped", ""))[:300]

@@ -6,8 +6,11 @@
 - sandbox.py    start the runner isolated (namespaces where allowed, limits, cleanup)
 - remote.py     the grader's side: the learner's functions as callables that cross over
 - worker.py     grade one notebook in a clean process and print its results as JSON
+- kernel_grading.py  the learner kernel's `classroom.grading`: a `check` that checks nothing
 - assignments.py, gradebook.py, feedback.py, nbgrader.py: what a teacher gets
 
-The learner's code only ever runs in the sandbox; the checks, with their own copy of
-agentlib, only ever run in the worker. Nothing the sandbox prints or writes is a verdict.
+The learner's code only ever runs in the sandbox, whose kernel has a copy of the agent
+and the kit but not the checks; the checks, with their own copy of the course, only ever
+run in the worker. Nothing the sandbox prints or writes is a verdict: what it reports
+(a call's result, the course's code the call ran) the worker judges.
 """

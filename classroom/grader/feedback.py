@@ -18,7 +18,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from classroom.grader.gradebook import Graded, number
-from classroom.grading import localized
+from classroom.grading import localized, translate
 from coursekit import i18n
 
 MARK = {"pass": "PASS", "fail": "FAIL", "todo": "TODO", "missing": "MISSING", "error": "ERROR",
@@ -60,7 +60,7 @@ def _words(language: str):
 def detail_of(r: dict, language: str) -> str:
     """A result's detail; the grader's fixed phrases ("not attempted yet") in `language`."""
     detail = str(r.get("detail") or "")
-    return i18n.translate(detail) if language == "ko" else detail
+    return translate(detail) if language == "ko" else detail
 
 
 def markdown(g: Graded, language: str = "en") -> str:

@@ -9,6 +9,11 @@ other way: functions as callbacks answered here, the client's requests answered 
 grader's own model, library objects rebuilt there from how they were made
 (`classroom.grading.portable`).
 
+Every answer says which of the course's own code (of what the assignment asks the
+learner to write) ran during the call, as the sandbox's watch saw it; the session keeps
+that log, and a returned text that is one of the course's declared texts, for the
+checks to judge (`mark()`, `since(mark)`: classroom/grading.py decides, here).
+
 Every call has a deadline: the runner interrupts the learner's function when the
 check's time is up; if it does not answer even then, the sandbox is given up
 (`CheckTimeout`), and a sandbox that died gives `SubmissionGone`, for every later call.
@@ -35,6 +40,7 @@ from classroom.grader.wire import (
     signature_of,
 )
 from classroom.grading import CheckTimeout, SubmissionGone, _blame
+from classroom.ownwork import returned
 
 GRACE = 5.0  # seconds the runner gets, after a deadline, to report the timeout itself
 DEFAULT_LIMIT = 60.0
@@ -68,12 +74,30 @@ class RemoteFunction:
 class Session(Codec):
     """One sandbox's runner; state: the call counter, the deadline, whether it broke."""
 
-    def __init__(self, sandbox: Sandbox) -> None:
+    def __init__(self, sandbox: Sandbox, texts: dict[str, str] | None = None) -> None:
         super().__init__()
         self.sandbox, self.channel = sandbox, sandbox.channel
         self.deadline: float | None = None
         self.broken: BaseException | None = None
         self._number = 0
+        self.texts = dict(texts or {})  # declared texts a function may not return as its own
+        self.hits: list[str] = []  # the course's declared code the calls ran, as reported
+        self.tampered: list[str] = []
+
+    # ---------------------------------------------------------------- what the calls ran
+    def mark(self) -> tuple[int, int]:
+        return len(self.hits), len(self.tampered)
+
+    def since(self, mark: tuple[int, int]) -> tuple[list[str], list[str]]:
+        """(declared code that ran, ways the watch was switched off) after `mark`."""
+        return (list(dict.fromkeys(self.hits[mark[0]:])),
+                list(dict.fromkeys(self.tampered[mark[1]:])))
+
+    def _observe(self, message: dict) -> None:
+        for key, log in (("ran", self.hits), ("tampered", self.tampered)):
+            found = message.get(key)
+            if isinstance(found, list):
+                log += [str(x)[:300] for x in found[:100] if isinstance(x, str)]
 
     # ---------------------------------------------------------------- values going out
     def encode_other(self, value: Any, depth: int) -> Any:
@@ -130,9 +154,12 @@ class Session(Codec):
                 continue
             if message.get("id") != number:
                 self._give_up(SubmissionGone("the notebook's process answered out of turn"))
+            self._observe(message)
             if op == "result":
                 self._apply_changes(args, kwargs, message.get("mutated") or [])
-                return self.decode(message.get("value"))
+                value = self.decode(message.get("value"))
+                self.hits += returned(value, self.texts)
+                return value
             if op == "raised":
                 raise decode_error(message.get("error") or {})
             if op == "timeout":
@@ -226,6 +253,11 @@ class RemoteNamespace:
 
     def get(self, name: str, default: Any = None) -> Any:
         return self[name] if name in self else default
+
+    @property
+    def watch(self) -> Session:
+        """What the checks' calls ran of the course's own code (`mark()`, `since()`)."""
+        return self.session
 
     def why_missing(self, name: str) -> str | None:
         """Why `name` is not defined, when the notebook's run says (a cell raised)."""

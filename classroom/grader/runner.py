@@ -9,8 +9,15 @@ wire.py), answering with the result as data, the error it raised, or a timeout. 
 function or object the grader lends (a tool, the model's client) becomes a callable here
 that calls back. The learner's output goes nowhere: stdout and stderr are /dev/null.
 
+While a call runs, a watch (classroom/ownwork.py) records the course's own code that
+runs, of what the assignment asks the learner to write; each answer carries what it saw
+("ran", "tampered"). The runner decides nothing with it: the grader does.
+
 Everything here runs with the learner's code in the same process, so nothing it says is
 trusted: the grader treats its answers as the learner's answers, and judges them itself.
+The kernel imports only the agent, the kit, the stand-in, the wire's data and this
+runner (the grader's pristine copy, classroom/grade.py): no check and no reference
+implementation is there to import.
 """
 
 from __future__ import annotations
@@ -26,6 +33,11 @@ from typing import Any
 
 from classroom.grader.channel import Channel
 from classroom.grader.wire import Codec, WireError, describe_callable, encode_error, signature_of
+from classroom.ownwork import Watch
+
+REACHABLE = ("agentlib", "coursekit", "apiwire", "standin", "classroom.harness")
+"""What a check may name for the learner's process to build or run (`portable`,
+`in_learner_process`): the agent, the kit, and the checks' harness, never a check."""
 
 
 class CellTimeout(BaseException):
@@ -45,10 +57,11 @@ def _alarm(seconds: float | None) -> None:
 
 
 def _import(path: str) -> Any:
-    """The object `module:qualname` names, from agentlib only."""
+    """The object `module:qualname` names, from the packages in REACHABLE only."""
     module, _, qualname = path.partition(":")
-    if not (module == "agentlib" or module.startswith("agentlib.")):
-        raise WireError(f"refusing to import {module!r}: only agentlib is reachable")
+    if not any(module == p or module.startswith(p + ".") for p in REACHABLE):
+        raise WireError(f"refusing to import {module!r}: only {', '.join(REACHABLE)} are "
+                        "reachable")
     obj: Any = importlib.import_module(module)
     for part in qualname.split("."):
         obj = getattr(obj, part)
@@ -62,6 +75,15 @@ class Runner(Codec):
         super().__init__()
         self.channel = channel
         self.namespace: dict = {}
+        self.watch: Watch | None = None
+
+    def start_watch(self, specs: list) -> None:
+        """Watch the declared code from before the first cell (threads included)."""
+        specs = [s for s in specs if isinstance(s, str)]
+        if specs:
+            self.watch = Watch(specs)
+            self.watch.guard()
+            self.watch.watch_threads()
 
     # ---------------------------------------------------------------- values going out
     def encode_other(self, value: Any, depth: int) -> Any:
@@ -205,26 +227,36 @@ class Runner(Codec):
 
     def _answer(self, message: dict) -> dict:
         number = message.get("id")
+        watch, mark = self.watch, None
         try:
             _alarm(float(message.get("timeout") or 60))
             try:
                 fn = self.decode(message["fn"])
                 raw_args, raw_kwargs = message.get("args", []), message.get("kwargs", {})
                 args, kwargs = self.decode(raw_args), self.decode(raw_kwargs)
-                value = fn(*args, **kwargs)
+                mark = watch.start() if watch is not None else None
+                try:
+                    value = fn(*args, **kwargs)
+                finally:
+                    if watch is not None:
+                        watch.stop()
                 reply = {"op": "result", "id": number, "value": self.encode(value),
                          "mutated": self._mutated(args, raw_args, kwargs, raw_kwargs)}
             finally:
                 _alarm(None)
         except CellTimeout:
-            return {"op": "timeout", "id": number}
+            reply = {"op": "timeout", "id": number}
         except KeyError as exc:
             if message.get("fn", {}).get("$") == "name" and exc.args == (
                     message["fn"].get("name"),):
-                return {"op": "missing", "id": number}
-            return {"op": "raised", "id": number, "error": encode_error(exc)}
+                reply = {"op": "missing", "id": number}
+            else:
+                reply = {"op": "raised", "id": number, "error": encode_error(exc)}
         except BaseException as exc:
-            return {"op": "raised", "id": number, "error": encode_error(exc)}
+            reply = {"op": "raised", "id": number, "error": encode_error(exc)}
+        if mark is not None:
+            ran, tampered = watch.since(mark)
+            reply.update(ran=ran[:100], tampered=tampered[:10])
         return reply
 
     def _mutated(self, args: list, raw_args: list, kwargs: dict, raw_kwargs: dict) -> list:
@@ -255,6 +287,7 @@ def main(argv: list[str]) -> int:
     runner = Runner(channel)
     channel.send({"op": "hello", "python": sys.version.split()[0]})
     start = channel.receive()
+    runner.start_watch(start.get("watch") or [])
     runner.run_cells(start.get("cells", []), float(start.get("timeout", 30)))
     channel.send({"op": "ready", "names": runner.describe_names(start.get("names", []))})
     runner.serve()

@@ -5,11 +5,12 @@ Two levels, the strongest the system allows (`isolation_mode` probes once):
 - "namespaces" (Linux, no root needed where user namespaces are allowed): the runner
   gets its own user, PID, mount, network, IPC and UTS namespaces. Its filesystem is a
   new root holding only what Python needs, read-only (the system's /usr, the Python
-  installation, the pristine copy of agentlib), a writable folder shared with the
-  grader, and private /tmp and home folders in memory. The course folder, its
-  solutions/, the grades and the teacher's files are not there; no network; the
-  grader's processes are not visible, so they cannot be signalled; when the runner
-  ends, every process it started ends with the namespace.
+  installation, the learner kernel's pristine copy of the course: the agent and the kit,
+  no checks), a writable folder shared with the grader, and private /tmp and home
+  folders in memory. The course folder, its solutions/, the grades and the teacher's
+  files are not there; no network; the grader's processes are not visible, so they
+  cannot be signalled; when the runner ends, every process it started ends with the
+  namespace.
 - "process" (anywhere else): a process group, a child subreaper that kills whatever
   the notebook left running, and the same resource limits. The notebook runs as the
   grader's user and could reach the grader's files: grade untrusted notebooks in a
@@ -71,7 +72,8 @@ class Limits:
 
 
 def exposed_paths(site: Path) -> list[str]:
-    """What the runner's root holds, read-only: the system, Python, the pristine agentlib."""
+    """What the runner's root holds, read-only: the system, Python, the kernel's copy of the
+    course (`site`: the agent, the kit, the runner; no checks)."""
     paths = [p for p in SYSTEM_DIRS if os.path.lexists(p)]
     paths += [f"/etc/{name}" for name in ETC_FILES if os.path.lexists(f"/etc/{name}")]
     for prefix in (sys.base_prefix, sys.base_exec_prefix, sys.prefix, sys.exec_prefix):

@@ -2,11 +2,14 @@
 
     python -P -m classroom.grader.worker < job.json    (started by classroom.grade)
 
-The job (JSON on stdin) names the notebook's code cells, the exercises, the limits and
-the pristine copy of agentlib this process imports its checks from; the answer (one JSON
-line on stdout) holds a result per check, notes and the time taken. This process never
-runs the learner's code: it sends the cells to the sandbox, waits for each with a time
-limit, then runs the checks, whose calls to the learner's functions cross the boundary.
+The job (JSON on stdin) names the notebook's code cells, the exercises, the limits, the
+pristine copy of the course this process imports its checks from ("site") and the
+learner's kernel's copy, without the checks ("kernel_site"); the answer (one JSON line
+on stdout) holds a result per check, notes and the time taken. This process never runs
+the learner's code: it sends the cells to the sandbox, waits for each with a time limit,
+then runs the checks, whose calls to the learner's functions cross the boundary. It
+also sends what the exercises ask the learner to write (`grading.own_work`): the sandbox
+watches for it, and a check whose calls ran it fails here (`own_work="fail"`).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from classroom import grading
+from classroom import grading, ownwork
 from classroom.grader.channel import ChannelBroken, ChannelClosed, ChannelTimeout
 from classroom.grader.remote import GRACE, RemoteNamespace, Session
 from classroom.grader.sandbox import Limits, Sandbox, start
@@ -76,7 +79,8 @@ class _Run:
         self.names: dict = {}
 
 
-def run_cells(box: Sandbox, cells: list[dict], names: list[str], job: dict) -> _Run:
+def run_cells(box: Sandbox, cells: list[dict], names: list[str], job: dict,
+              watch: list[str] = ()) -> _Run:
     """Send the cells, wait for each (cell limit, notebook deadline), then for `ready`."""
     run, channel = _Run(), box.channel
     cell_limit, end = float(job["cell_timeout"]), time.monotonic() + float(job["deadline"])
@@ -95,7 +99,8 @@ def run_cells(box: Sandbox, cells: list[dict], names: list[str], job: dict) -> _
         hello = channel.receive(time.monotonic() + START_LIMIT)
         if hello.get("op") != "hello":
             return fail("crashed", "the notebook's process did not start")
-        channel.send({"op": "cells", "cells": cells, "timeout": cell_limit, "names": names})
+        channel.send({"op": "cells", "cells": cells, "timeout": cell_limit, "names": names,
+                      "watch": list(watch)})
     except (ChannelTimeout, ChannelClosed, ChannelBroken):
         return died("before its first cell")
     for cell in cells:
@@ -134,20 +139,23 @@ def grade(job: dict) -> dict:
     exercises = list(job["exercises"])
     checks = [c for ex in exercises for c in grading.CHECKS.get(ex, [])]
     names = sorted({n for c in checks for n in c.needs})
+    specs = list(dict.fromkeys(s for ex in exercises for s in grading.declared_for(ex)))
     cells = [c for c in job["cells"] if not is_check_only(c["source"])]
-    box = start(Path(job["work"]), Path(job["site"]), job["mode"], Limits(**job["limits"]))
+    box = start(Path(job["work"]), Path(job.get("kernel_site") or job["site"]), job["mode"],
+                Limits(**job["limits"]))
     try:
-        run = run_cells(box, cells, names, job)
+        run = run_cells(box, cells, names, job, specs)
         if run.status != "ready":
             results = [grading.Result(c.exercise, c.title, run.status, run.note, c.hint)
                        for c in checks]
         else:
-            session = Session(box)
+            session = Session(box, ownwork.texts(specs))
             ns = RemoteNamespace(session, {n: run.names.get(n) for n in names},
                                  why_missing(cells, run.errors, {n: run.names.get(n)
                                                                  for n in names}))
             with contextlib.redirect_stdout(io.StringIO()):  # stdout carries the answer
-                results = grading.run_checks(exercises, ns, float(job["check_timeout"]))
+                results = grading.run_checks(exercises, ns, float(job["check_timeout"]),
+                                             own_work="fail")
             session.bye()
             if session.broken is not None:
                 run.notes.append(grading._short(session.broken))

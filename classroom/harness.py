@@ -1,0 +1,237 @@
+"""What the checks run in the learner's process: never an answer, only a harness.
+
+A check calls the learner's functions; a few checks must also run something of their own
+right next to them, where the learner's code lives: in the learner's kernel for
+`check()`, in the learner's sandbox when the class grader grades (classroom/grader). This
+module holds exactly those pieces, and nothing that computes an exercise's answer, so the
+grader's learner kernel may import it while the checks themselves (classroom/checks) and
+their reference implementations stay out of its reach:
+
+- `calibrated_meter`: a `TokenMeter` calibrated to a ratio (ex5.should_compact);
+- `write_crashing`, `write_renaming`: the learner's write under a simulated crash or with
+  its renames recorded (ex6.atomic_write);
+- `run_pipeline`: the learner's pipeline run on the check's audit (ex7.pipeline).
+
+A check reaches them with `grading.in_learner_process` and `grading.portable`.
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from unittest import mock
+
+from agentlib.context.compact import Compactor
+from agentlib.loop import DEFAULT_SYSTEM, run_agent
+from agentlib.tokens import TokenMeter, estimate
+from agentlib.tools import Toolbox
+
+# ---------------------------------------------------------------- ex5: a calibrated meter
+
+
+def calibrated_meter(history: list[dict], ratio: float) -> TokenMeter:
+    """A meter calibrated so that it measures `history` at `ratio` times the raw estimate
+    (as if the API had counted the first message, then the whole history, at that ratio)."""
+    meter = TokenMeter()
+    meter.observe(history[:1], round(estimate(history[:1]) * ratio))
+    meter.observe(history, round(estimate(history) * ratio))
+    return meter
+
+
+# ---------------------------------------------------------------- ex6: a simulated crash
+
+
+class SimulatedCrash(Exception):
+    """Stands in for the process dying in the middle of a write."""
+
+
+class _CrashingFile:
+    """A file opened for writing that takes `budget` characters (or bytes), then 'dies'.
+
+    What was written before the crash is flushed, so the half-written file is on disk, as
+    it would be after a real crash once the OS had written part of the data.
+    """
+
+    def __init__(self, f, state: dict):
+        self._f, self._state = f, state
+
+    def write(self, data):
+        room = self._state["budget"]
+        if len(data) > room:
+            if room:
+                self._f.write(data[:room])
+            self._f.flush()
+            self._state["budget"], self._state["fired"] = 0, True
+            raise SimulatedCrash("simulated crash in the middle of a write")
+        self._state["budget"] -= len(data)
+        return self._f.write(data)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._f.close()
+
+    def __iter__(self):
+        return iter(self._f)
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
+
+
+@contextmanager
+def crash_mid_write(budget: int, namespace: dict | None = None) -> Iterator[dict]:
+    """Every write after the first `budget` characters raises SimulatedCrash.
+
+    Covers `open`, `io.open` (so `Path.write_text`, `os.fdopen`, `tempfile`), `os.write`,
+    and the name `open` in `namespace`: in a notebook, `open` is IPython's own wrapper of
+    io.open, bound in the learner's globals, which patching builtins does not reach.
+    Yields a dict whose "fired" says whether the crash happened.
+    """
+    state = {"budget": budget, "fired": False}
+    real_open, real_write = io.open, os.write
+
+    def opener(file, mode="r", *args, **kwargs):
+        f = real_open(file, mode, *args, **kwargs)
+        return _CrashingFile(f, state) if set(mode) & set("wax+") else f
+
+    def os_write(fd, data):
+        room = state["budget"]
+        if len(data) > room:
+            if room:
+                real_write(fd, data[:room])
+            state["budget"], state["fired"] = 0, True
+            raise SimulatedCrash("simulated crash in the middle of a write")
+        state["budget"] -= len(data)
+        return real_write(fd, data)
+
+    with mock.patch.object(builtins, "open", opener), mock.patch.object(io, "open", opener), \
+            mock.patch.object(os, "write", os_write), _bind(namespace, "open", opener):
+        yield state
+
+
+@contextmanager
+def _bind(namespace: dict | None, name: str, value) -> Iterator[None]:
+    """Bind `name` in `namespace` for a while, then restore that one name (only that one:
+    mock.patch.dict would reset the whole namespace, the learner's notebook globals)."""
+    if namespace is None:
+        yield
+        return
+    missing = object()
+    saved = namespace.get(name, missing)
+    namespace[name] = value
+    try:
+        yield
+    finally:
+        if saved is missing:
+            namespace.pop(name, None)
+        else:
+            namespace[name] = saved
+
+
+@contextmanager
+def record_renames(fail: bool = False) -> Iterator[list[tuple[str, str]]]:
+    """Record every os.replace / os.rename as (src, dst); with `fail`, crash instead."""
+    calls: list[tuple[str, str]] = []
+    real = {"replace": os.replace, "rename": os.rename}
+
+    def wrap(name: str) -> Callable:
+        def renamed(src, dst, *args, **kwargs):
+            calls.append((os.fspath(src), os.fspath(dst)))
+            if fail:
+                raise SimulatedCrash(f"simulated crash at os.{name}")
+            return real[name](src, dst, *args, **kwargs)
+        return renamed
+
+    with mock.patch.object(os, "replace", wrap("replace")), \
+            mock.patch.object(os, "rename", wrap("rename")):
+        yield calls
+
+
+def write_crashing(fn: Callable, path, text: str, budget: int) -> tuple[bool, bool]:
+    """fn(path, text) while every write after `budget` characters crashes: (whether fn let
+    the crash through, whether it fired). Runs where the learner's function lives."""
+    with crash_mid_write(budget, _globals(fn)) as crash:
+        try:
+            fn(path, text)
+        except SimulatedCrash:
+            return True, crash["fired"]
+    return False, crash["fired"]
+
+
+def write_renaming(fn: Callable, path, text: str, fail: bool) -> tuple[list, bool]:
+    """fn(path, text), recording its renames (with `fail`, crashing at the first one):
+    (the renames, whether the crash came through). Runs where the learner's function lives."""
+    with record_renames(fail) as renames:
+        try:
+            fn(path, text)
+        except SimulatedCrash:
+            return renames, True
+    return renames, False
+
+
+
+def _globals(fn: Callable) -> dict | None:
+    """The globals a learner's function looks names up in (the notebook's namespace)."""
+    return getattr(fn, "__globals__", None)
+
+
+# ---------------------------------------------------------------- ex7: the learner's pipeline
+
+PIPELINE_KEYS = ("context", "toolbox", "system", "extra_tools", "extra", "cache")
+
+
+def _raised(what: str, exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{what} raised {type(exc).__name__}: {text[:240]}"
+
+
+def run_pipeline(fn, client, work, notes_dir: str, max_steps: int, max_tokens: int) -> dict:
+    """Build the learner's pipeline and run the audit with it, where the learner's code
+    lives: {"error": what went wrong or None, "stopped": how run_agent ended}. Never
+    raises (except NotImplementedError: a TODO)."""
+    try:
+        spec = fn(client, work, notes_dir)
+    except NotImplementedError:
+        raise
+    except Exception as e:
+        return {"error": _raised("pipeline(client, workload, notes_dir)", e)}
+    if not isinstance(spec, dict):
+        return {"error": f"pipeline should return a dict with keys among {', '.join(PIPELINE_KEYS)}; "
+                         f"got {type(spec).__name__}"}
+    unknown = sorted(set(spec) - set(PIPELINE_KEYS))
+    if unknown:
+        return {"error": f"unknown key(s) {', '.join(map(repr, unknown))}: use {', '.join(PIPELINE_KEYS)}"}
+    context = spec.get("context") or []
+    if not isinstance(context, list | tuple) or not all(callable(s) for s in context):
+        return {"error": "'context' should be a list of strategies (callables: messages -> "
+                         f"messages), got {context!r:.120}"}
+    if any(isinstance(s, Compactor) and s.client is not client for s in context):
+        return {"error": "a Compactor uses another client: build it with the `client` "
+                         "pipeline receives, so that its summary calls are counted too"}
+    cache = spec.get("cache", True)
+    if not isinstance(cache, bool) and not callable(cache):
+        return {"error": "'cache' should be True, False or a breakpoint placer (a callable: "
+                         f"messages -> messages with cache_control), got {cache!r:.120}"}
+    for key in ("toolbox", "extra_tools"):
+        if spec.get(key) is not None and not isinstance(spec[key], Toolbox):
+            return {"error": f"'{key}' should be an agentlib.tools.Toolbox, got "
+                             f"{type(spec[key]).__name__}"}
+    if spec.get("toolbox") is not None:
+        work.toolbox = spec["toolbox"]
+    try:
+        run = run_agent(client, work, context=list(context),
+                        system=spec.get("system", DEFAULT_SYSTEM),
+                        extra_tools=spec.get("extra_tools"), extra=spec.get("extra"),
+                        max_steps=max_steps, max_tokens=max_tokens, cache=cache,
+                        label="pipeline")
+    except Exception as e:
+        return {"error": _raised("the run (one of your strategies or tools)", e)}
+    return {"error": None, "stopped": str(run.stopped)}
