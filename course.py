@@ -6,7 +6,7 @@
     python3 course.py execute [NOTEBOOK]   re-run notebooks in place, saving their outputs
     python3 course.py exercises [--check]  regenerate exercises/ from solutions/
     python3 course.py grade SUBMISSIONS... [--csv grades.csv]   grade submitted notebooks
-    python3 course.py student-copy DIR     the course for students: no solutions/, no tests
+    python3 course.py student-copy DIR     the course for students: no solutions/, tests, grader
     python3 course.py nbgrader-export [--out DIR]   the solutions as an nbgrader source/
     python3 course.py lock                 pin the installed versions in constraints.txt
     python3 course.py browser-test         a learner's session in JupyterLab, in headless Chromium
@@ -17,7 +17,10 @@
 Every command first makes sure `.venv` exists here and holds the course: it is created
 with the standard library's venv and filled with `pip install -e ".[test]" -c
 constraints.txt`, which is repeated only when pyproject.toml or constraints.txt changed.
-Needs only Python 3.11 or newer; everything else runs with the venv's Python.
+The teacher's commands (test, grade, nbgrader-export) add the `teacher` extra (nbgrader)
+the first time; `lab` never installs it, and hides it if it is there, so a learner's
+JupyterLab shows no teacher tools. Needs only Python 3.11 or newer; everything else runs
+with the venv's Python.
 """
 
 from __future__ import annotations
@@ -57,8 +60,34 @@ def install_fingerprint() -> str:
     return h.hexdigest()
 
 
-def ensure_venv() -> Path:
-    """Create .venv and install the course into it unless the stamp says it is current."""
+LEARNER_EXTRAS = ("test",)
+"""What every command installs: the course and its test tools (pytest, nbval, ruff), no
+teacher tool."""
+TEACHER_EXTRAS = ("test", "teacher")
+"""What the teacher's commands install: nbgrader too (`course.py test` tests the export)."""
+TEACHER_COMMANDS = ("test", "grade", "nbgrader-export")
+
+
+def extras_for(command: str) -> tuple[str, ...]:
+    """The extras `command` needs: the teacher's in a course that has the class grader (a
+    student copy has none: its `test` needs no nbgrader), else the learner's."""
+    if command in TEACHER_COMMANDS and (ROOT / "classroom" / "grader").is_dir():
+        return TEACHER_EXTRAS
+    return LEARNER_EXTRAS
+
+
+def installed_extras() -> tuple[str, set[str]]:
+    """(the fingerprint the venv was installed for, the extras installed with it)."""
+    lines = STAMP.read_text(encoding="utf-8").splitlines() if STAMP.exists() else []
+    fingerprint = lines[0].strip() if lines else ""
+    extras = {e for line in lines[1:] if line.startswith("extras:")
+              for e in line.removeprefix("extras:").strip().split(",") if e}
+    return fingerprint, extras or (set(LEARNER_EXTRAS) if fingerprint else set())
+
+
+def ensure_venv(extras: tuple[str, ...] = LEARNER_EXTRAS) -> Path:
+    """Create .venv and install the course into it with `extras`, unless the stamp says it
+    is current and has them (extras installed before are kept)."""
     python = venv_python()
     if not python.exists():
         print(f"creating {VENV.name}/ with Python {platform.python_version()} ...", flush=True)
@@ -68,9 +97,12 @@ def ensure_venv() -> Path:
             sys.exit(f"could not create {VENV}: {exc}\n"
                      "On Debian/Ubuntu: sudo apt install python3-venv, then try again.")
     fingerprint = install_fingerprint()
-    if STAMP.exists() and STAMP.read_text(encoding="utf-8").strip() == fingerprint:
+    stamped, have = installed_extras()
+    if stamped == fingerprint and set(extras) <= have:
         return python
-    cmd = [str(python), "-m", "pip", "install", "--progress-bar", "off", "-e", ".[test]"]
+    wanted = sorted(set(extras) | have)
+    cmd = [str(python), "-m", "pip", "install", "--progress-bar", "off", "-e",
+           f".[{','.join(wanted)}]"]
     if CONSTRAINTS.exists():
         cmd += ["-c", str(CONSTRAINTS)]
     print("installing the course into .venv (once, and again only when its requirements "
@@ -80,7 +112,7 @@ def ensure_venv() -> Path:
         tail = INSTALL_LOG.read_text(encoding="utf-8", errors="replace").splitlines()[-25:]
         sys.exit("\n".join(tail) + f"\npip install failed (exit {code}); the last lines are "
                  f"above, the whole log is in {INSTALL_LOG}")
-    STAMP.write_text(fingerprint + "\n", encoding="utf-8")
+    STAMP.write_text(f"{fingerprint}\nextras: {','.join(wanted)}\n", encoding="utf-8")
     return python
 
 
@@ -133,7 +165,10 @@ def lab(python: Path, args: list[str]) -> int:
         if lang == "ko":
             korean_menus(python, env)
     cmd = [str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={ROOT}",
-           "--ContentsManager.preferred_dir=lessons", f"--LabApp.default_url=/lab/tree/{start}"]
+           "--ContentsManager.preferred_dir=lessons", f"--LabApp.default_url=/lab/tree/{start}",
+           f"--LabApp.app_settings_dir={lab_settings()}"]
+    env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
+        [str(lab_config()), *filter(None, [env.get("JUPYTER_CONFIG_PATH")])])
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
     with open(LAB_LOG, "w", encoding="utf-8") as log:
@@ -153,6 +188,35 @@ def lab(python: Path, args: list[str]) -> int:
             return proc.wait()
         except KeyboardInterrupt:
             continue  # Jupyter got the same Ctrl-C and asks or stops by itself
+
+
+NEWS_OFF = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false",
+                                                            "checkForUpdates": False}}
+TEACHER_LABEXTENSIONS = ("@jupyter/nbgrader",)
+
+
+def lab_settings() -> Path:
+    """JupyterLab's application settings folder in .venv (where it looks by default),
+    holding the course's overrides: no "get notified about Jupyter news?" prompt, no check
+    for updates (the course runs offline). Written on every `lab`; returns the folder."""
+    folder = VENV / "share" / "jupyter" / "lab" / "settings"
+    overrides = folder / "overrides.d" / "context-engineering-course.json"
+    overrides.parent.mkdir(parents=True, exist_ok=True)
+    overrides.write_text(json.dumps(NEWS_OFF, indent=2) + "\n", encoding="utf-8")
+    return folder
+
+
+def lab_config() -> Path:
+    """A Jupyter config folder used only by `course.py lab` (JUPYTER_CONFIG_PATH): its page
+    config disables the teacher's JupyterLab extensions (nbgrader's menu and panels), in
+    case a teacher's command installed them in this .venv. Returns the folder."""
+    folder = VENV / "lab-config"
+    page = folder / "labconfig" / "page_config.json"
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text(json.dumps({"disabledExtensions": dict.fromkeys(TEACHER_LABEXTENSIONS,
+                                                                    True)}, indent=2) + "\n",
+                    encoding="utf-8")
+    return folder
 
 
 def korean_menus(python: Path, env: dict) -> None:
@@ -301,16 +365,20 @@ def hub_link(args: list[str]) -> int:
 
 
 STUDENT_COPY = ["README.md", "course.py", "pyproject.toml", "constraints.txt", ".gitignore",
-                "agentlib", "lessons", "exercises", "bench", "scripts/execute_notebooks.py",
-                "scripts/live_check.py",
+                "agentlib", "apiwire", "standin", "coursekit", "classroom", "lessons",
+                "exercises", "bench", "scripts/execute_notebooks.py", "scripts/live_check.py",
                 "tests/conftest.py", "tests/nbval_sanitize.cfg"]
 """What a student gets: the course without solutions/ and without the tests (which hold
 right answers to the exercises); the two tests files kept let `course.py test` check the
-lessons' saved outputs there."""
+lessons' saved outputs there. Of the classroom, `check()` and the exercises' checks (their
+feedback), not the teacher's tools (NOT_FOR_STUDENTS)."""
+NOT_FOR_STUDENTS = ["classroom/grader", "classroom/grade.py", "bench/grading.py"]
+"""The class grader, its sandbox, the nbgrader export, and the grader's benchmark."""
 
 
 def student_copy(python: Path, args: list[str]) -> int:
-    """Copy the course for students into DIR (which must not exist yet)."""
+    """Copy the course for students into DIR (which must not exist yet): no solutions, no
+    tests, no class grader; its `course.py` installs no teacher extra."""
     if len(args) != 1:
         print("usage: python3 course.py student-copy DIR")
         return 2
@@ -320,15 +388,29 @@ def student_copy(python: Path, args: list[str]) -> int:
     if target == ROOT or ROOT in target.parents:
         sys.exit("student-copy: choose a folder outside the course")
     skip = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".ipynb_checkpoints")
+    left_out = {ROOT / rel for rel in NOT_FOR_STUDENTS}
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        return set(skip(folder, names)) | {n for n in names if Path(folder, n) in left_out}
+
     for name in STUDENT_COPY:
         source, dest = ROOT / name, target / name
         dest.parent.mkdir(parents=True, exist_ok=True)
         if source.is_dir():
-            shutil.copytree(source, dest, ignore=skip)
+            shutil.copytree(source, dest, ignore=ignore)
         elif source.exists():
             shutil.copy2(source, dest)
-    print(f"wrote the student copy to {target} (no solutions/, no tests)")
+    print(f"wrote the student copy to {target} (no solutions/, no tests, no class grader)")
     return 0
+
+
+def teacher_tool(python: Path, module: str, args: list[str]) -> int:
+    """`python -m module ARGS` from where you are: the class grader's commands, which a
+    student copy does not have."""
+    if not (ROOT / "classroom" / "grader").is_dir():
+        sys.exit(f"{module}: the class grader is not part of this copy of the course "
+                 "(a student copy has the exercises' checks, `check()`, and no grader)")
+    return run([str(python), "-m", module, *args], cwd=Path.cwd())
 
 
 def script(name: str) -> Callable[[Path, list[str]], int]:
@@ -348,10 +430,9 @@ COMMANDS = {
     "test": test,
     "execute": script("execute_notebooks.py"),
     "exercises": script("make_exercises.py"),
-    "grade": lambda py, args: run([str(py), "-m", "classroom.grade", *args], cwd=Path.cwd()),
+    "grade": lambda py, args: teacher_tool(py, "classroom.grade", args),
     "student-copy": student_copy,
-    "nbgrader-export": lambda py, args: run([str(py), "-m", "classroom.grader.nbgrader", *args],
-                                            cwd=Path.cwd()),
+    "nbgrader-export": lambda py, args: teacher_tool(py, "classroom.grader.nbgrader", args),
     "lock": lock,
     "browser-test": browser_test,
     "live-check": script("live_check.py"),
@@ -369,7 +450,7 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in COMMANDS:
         print(USAGE)
         return 0 if argv[:1] in (["-h"], ["--help"]) else 2
-    python = ensure_venv()
+    python = ensure_venv(extras_for(argv[0]))
     return COMMANDS[argv[0]](python, argv[1:])
 
 

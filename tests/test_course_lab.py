@@ -1,10 +1,12 @@
-"""`python3 course.py lab`: the start page it opens, and --lang ko's Korean menus, without
-starting a server (Popen and the wait for it are stood in for)."""
+"""`python3 course.py lab`: the start page it opens, --lang ko's Korean menus, no news
+prompt, no teacher tools (nbgrader neither installed by it nor shown if a teacher's command
+installed it), without starting a server (Popen and the wait for it are stood in for)."""
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -81,3 +83,46 @@ def test_lang_ko_installs_the_language_pack_only_once(lab, monkeypatch):
 def test_an_unknown_language_is_refused_by_name(lab):
     with pytest.raises(SystemExit, match="no start page for --lang 'fr'"):
         lab("--lang", "fr")
+
+
+def test_the_lab_starts_without_the_news_prompt(lab, tmp_path):
+    started, _ = lab()
+    settings = tmp_path / "share" / "jupyter" / "lab" / "settings"  # JupyterLab's default place
+    assert f"--LabApp.app_settings_dir={settings}" in started["cmd"]
+    [overrides] = (settings / "overrides.d").glob("*.json")
+    notification = json.loads(overrides.read_text(encoding="utf-8"))[
+        "@jupyterlab/apputils-extension:notification"]
+    assert notification == {"fetchNews": "false", "checkForUpdates": False}
+
+
+def test_the_lab_hides_the_teachers_extensions_even_when_installed(lab, tmp_path, monkeypatch):
+    monkeypatch.setenv("JUPYTER_CONFIG_PATH", "/elsewhere")
+    started, _ = lab()
+    first, *rest = started["env"]["JUPYTER_CONFIG_PATH"].split(os.pathsep)
+    assert rest == ["/elsewhere"] and Path(first).is_relative_to(tmp_path)
+    page = json.loads((Path(first) / "labconfig" / "page_config.json").read_text("utf-8"))
+    assert page == {"disabledExtensions": {"@jupyter/nbgrader": True}}
+
+
+def test_the_lab_installs_no_teacher_tool_and_the_teachers_commands_do(monkeypatch, tmp_path):
+    import tomllib
+
+    course = load_course()
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"]["optional-dependencies"]
+
+    def brings(command):
+        return {req.split(">")[0] for e in course.extras_for(command) for req in extras[e]}
+
+    assert "nbgrader" not in brings("lab")
+    for command in ("test", "grade", "nbgrader-export"):
+        assert "nbgrader" in brings(command), command
+    installs = []
+    monkeypatch.setattr(course, "venv_python", lambda: Path(sys.executable))
+    monkeypatch.setattr(course, "STAMP", tmp_path / "stamp")
+    monkeypatch.setattr(course, "quiet", lambda cmd, log: installs.append(cmd[cmd.index("-e") + 1]) or 0)
+    course.ensure_venv(course.extras_for("lab"))
+    course.ensure_venv(course.extras_for("lab"))  # current: nothing to do
+    course.ensure_venv(course.extras_for("grade"))
+    course.ensure_venv(course.extras_for("lab"))  # keeps what a teacher's command added
+    assert installs == [".[test]", ".[teacher,test]"]
