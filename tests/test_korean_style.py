@@ -1,0 +1,203 @@
+"""The Korean edition holds its style sheet (lessons/ko/STYLE.md): no forbidden form, no
+second word for a concept, in any Korean notebook's markdown, the README, the plot and
+print catalog (coursekit/i18n.py) or the check catalog (classroom/checks/ko.py).
+
+The rules are the table between `<!-- style-rules:start -->` and `<!-- style-rules:end -->`
+in STYLE.md: first column a Python regex (in backticks, `\\|` for `|`), second the word to
+use instead. A hit names the file, the cell id (or the catalog key) and the rule.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+STYLE = ROOT / "lessons" / "ko" / "STYLE.md"
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+# Known violations in files this change could not edit, each with the follow-up that
+# removes it. (path, cell id or catalog key prefix, rule regex) -> why. An allowance that no
+# longer matches anything fails `test_no_stale_allowances`: delete it then.
+ALLOWED: dict[tuple[str, str, str], str] = {
+    # Lesson 7 (lessons/ko, solutions/ko, exercises/ko): another change is rewriting lesson 7;
+    # follow-up: the editor's pass over lesson 7's Korean (see the report of issue 25).
+    ('exercises/ko/07_choosing_and_combining.ipynb', 'e9de42da', '\\d토큰'): "lesson 7 follow-up",
+    ('lessons/ko/07_choosing_and_combining.ipynb', 'd8cf5b81', '십시오'): "lesson 7 follow-up",
+    ('lessons/ko/07_choosing_and_combining.ipynb', 'd8cf5b81', '선수 (지식|학습)'): "lesson 7 follow-up",
+    ('lessons/ko/07_choosing_and_combining.ipynb', '61941862', '노이즈'): "lesson 7 follow-up",
+    ('lessons/ko/07_choosing_and_combining.ipynb', '61941862', '\\d토큰'): "lesson 7 follow-up",
+    ('lessons/ko/07_choosing_and_combining.ipynb', '6b5db965', '발견(?!\\s?사항|하|한|했|해|할|되|된|돼)'): "lesson 7 follow-up",
+    ('lessons/ko/07_choosing_and_combining.ipynb', '6b5db965', '\\d토큰'): "lesson 7 follow-up",
+    ('lessons/ko/07_choosing_and_combining.ipynb', '66629dbf', '십시오'): "lesson 7 follow-up",
+    ('lessons/ko/07_choosing_and_combining.ipynb', '1552bf09', '발견(?!\\s?사항|하|한|했|해|할|되|된|돼)'): "lesson 7 follow-up",
+    ('lessons/ko/07_choosing_and_combining.ipynb', '52150ecd', '\\d토큰'): "lesson 7 follow-up",
+    ('lessons/ko/07_choosing_and_combining.ipynb', 'f39a541a', '자리 표시자'): "lesson 7 follow-up",
+    ('lessons/ko/07_choosing_and_combining.ipynb', 'caec7288', '십시오'): "lesson 7 follow-up",
+    ('lessons/ko/07_choosing_and_combining.ipynb', 'caec7288', '추가 전용의 작은 일부'): "lesson 7 follow-up",
+    ('lessons/ko/07_choosing_and_combining.ipynb', 'caec7288', '\\d토큰'): "lesson 7 follow-up",
+    ('lessons/ko/07_choosing_and_combining.ipynb', 'ef108cee', '십시오'): "lesson 7 follow-up",
+    ('lessons/ko/07_choosing_and_combining.ipynb', 'ef108cee', '넘어갑시다'): "lesson 7 follow-up",
+    ('solutions/ko/07_choosing_and_combining.ipynb', 'e9de42da', '\\d토큰'): "lesson 7 follow-up",
+    # classroom/checks/ko.py: the grader is being rewritten there; follow-up: issue 25 item 4
+    # (check feedback fully Korean) replaces these words with the style sheet's.
+    ('classroom/checks/ko.py', 'ex1.estimate_tokens / rounds up: 5 chara', '\\d토큰'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex4.empty_not_delete / the result keeps ', '플레이스홀더'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex4.clear_old_results / every result is ', '플레이스홀더'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex4.freed_tokens / counts the tokens a c', '플레이스홀더'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex4.freed_tokens / nothing to clear free', '플레이스홀더'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex5.structured_prompt / names the five s', '제약 조건'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex5.structured_prompt / names the five s', 'verbatim(?![)])'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex5.structured_prompt / asks for the use', '제약 조건'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex5.structured_prompt / asks for the use', 'verbatim(?![)])'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex5.structured_prompt / keeps the budget', '제약 조건'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex5.structured_prompt / keeps the budget', 'verbatim(?![)])'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex5.structured_prompt / keeps the findin', '제약 조건'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex5.structured_prompt / keeps the findin', 'verbatim(?![)])'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex6.safe_path / refuses absolute paths, ', '접두사'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex6.safe_path / is not fooled by a sibli', '접두사'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex7.run_cost / cache writes are billed a', '\\d(\\.\\d+)?x(?![A-Za-z0-9_])'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex7.pipeline / answers audit(40) in a 16', '\\d토큰'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex7.pipeline / keeps every request withi', '\\d토큰'): "check catalog follow-up",
+}
+
+
+def rules() -> list[tuple[str, re.Pattern, str]]:
+    text = STYLE.read_text(encoding="utf-8")
+    block = text.split("<!-- style-rules:start -->")[1].split("<!-- style-rules:end -->")[0]
+    out = []
+    for line in block.splitlines():
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+        if len(cells) < 2 or not cells[0].startswith("`"):
+            continue
+        regex = cells[0].strip("`").replace("\\|", "|")
+        out.append((regex, re.compile(regex), cells[1]))
+    return out
+
+
+def prose(markdown: str) -> str:
+    """Markdown without code (blocks, indented blocks, spans) and without link targets."""
+    text = re.sub(r"```.*?```", " ", markdown, flags=re.S)
+    text = re.sub(r"^(?: {4}|\t).*$", " ", text, flags=re.M)
+    text = re.sub(r"(`+).+?\1", " ", text, flags=re.S)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    return text
+
+
+def korean_notebooks() -> list[Path]:
+    return sorted(p for folder in ("lessons", "solutions", "exercises")
+                  for p in (ROOT / folder / "ko").glob("*.ipynb"))
+
+
+def string_values(path: Path, names: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(key, Korean text) for every Korean string in the dict literals assigned to `names`
+    (and `NAME.update({...})`) in a Python file, read without importing it."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+
+    def strings(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.value
+        elif isinstance(node, ast.JoinedStr):
+            yield "".join(v.value for v in node.values if isinstance(v, ast.Constant))
+        else:
+            for child in ast.iter_child_nodes(node):
+                yield from strings(child)
+
+    for node in ast.walk(tree):
+        target = None
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            tgt = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            target = tgt.id if isinstance(tgt, ast.Name) else None
+            value = node.value
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr == "update" and isinstance(node.func.value, ast.Name)):
+            target, value = node.func.value.id, node.args[0] if node.args else None
+        if target not in names or not isinstance(value, ast.Dict):
+            continue
+        for k, v in zip(value.keys, value.values, strict=True):
+            key = " / ".join(strings(k)) if k is not None else "?"
+            for text in strings(v):
+                if HANGUL.search(text):
+                    found.append((key, text))
+    return found
+
+
+def texts() -> list[tuple[str, str, str]]:
+    """(file, cell id or key, text) for every piece of Korean the style sheet covers."""
+    out = []
+    for path in korean_notebooks():
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "markdown":
+                out.append((str(path.relative_to(ROOT)), cell.get("id", "?"),
+                            prose("".join(cell["source"]))))
+    readme = ROOT / "lessons" / "ko" / "README.md"
+    out.append((str(readme.relative_to(ROOT)), "-", prose(readme.read_text(encoding="utf-8"))))
+    for rel, names in (("coursekit/i18n.py", ("PHRASES",)),
+                       ("classroom/checks/ko.py", ("PHRASES_KO", "CHECKS_KO"))):
+        for key, text in string_values(ROOT / rel, names):
+            out.append((rel, key, text))
+    return out
+
+
+def hits() -> list[tuple[str, str, str, str, str]]:
+    """(file, where, rule, instead, the text around the hit)."""
+    found = []
+    for file, where, text in texts():
+        for regex, pattern, instead in rules():
+            for m in pattern.finditer(text):
+                around = text[max(0, m.start() - 25):m.end() + 25].replace("\n", " ")
+                found.append((file, where, regex, instead, around))
+    return found
+
+
+def allowed(hit) -> bool:
+    file, where, regex = hit[:3]
+    return any(file == f and where.startswith(w) and regex == r for f, w, r in ALLOWED)
+
+
+def test_the_style_sheet_has_rules():
+    found = rules()
+    assert len(found) >= 30, "STYLE.md's table between the style-rules markers was not read"
+    assert any(r == "십시오" for r, _, _ in found)
+
+
+def test_the_rules_catch_what_they_name():
+    text = "트리거가 너무 낮으면 헛돕니다. 윈도우를 넘치게 됩니다. 자리 표시자를 남기십시오."
+    caught = {r for r, p, _ in rules() if p.search(text)}
+    assert {"헛돕", "[을를]\\s*넘치", "자리 표시자", "십시오"} <= caught
+    assert not [r for r, p, _ in rules() if p.search("윈도우를 넘습니다. 자리표시자를 남기세요.")]
+    assert prose("`append-only` 와 [링크](a.ipynb#자리-표시자)") .count("append-only") == 0
+
+
+def test_korean_text_follows_the_style_sheet():
+    bad = [h for h in hits() if not allowed(h)]
+    report = "\n".join(f"{f} [{w[:60]}]: /{r}/ -> {i}: …{a}…" for f, w, r, i, a in bad)
+    assert not bad, f"{len(bad)} place(s) break lessons/ko/STYLE.md:\n{report}"
+
+
+def test_no_stale_allowances():
+    found = hits()
+    stale = [a for a in ALLOWED
+             if not any(h[0] == a[0] and h[1].startswith(a[1]) and h[2] == a[2] for h in found)]
+    assert not stale, f"these allowances match nothing any more; delete them: {stale}"
+
+
+@pytest.mark.parametrize("path", korean_notebooks(), ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_prerequisites_heading_and_closing(path):
+    """Every Korean lesson names its prerequisites 사전 지식, and its last line sends the
+    reader on with -세요."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    md = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    if path.parent.parent.name == "lessons" and "07_" not in path.name:
+        first = md[0]
+        if "선수" in first or "사전 지식" in first or "**" in first:
+            assert "선수" not in first
+        last = md[-1].strip().splitlines()[-1]
+        if "넘어" in last:
+            assert "넘어가세요" in last, f"{path.name}: closing line {last!r}"
