@@ -311,3 +311,13 @@ def _choice(answer: str, names) -> str | None:
             return found[0]
     known = _names_regex(names).search(answer)
     return {n.lower(): n for n in names}[known.group(1).lower()] if known else None
+
+
+# ---------------------------------------------------------------- ops (a large tool catalog)
+
+def ops(seed: int = 0, **options) -> Workload:
+    """The ops platform: ~60 realistic tool definitions, a task that needs a few of them
+    (lesson 9). See `coursekit.opsworkload.ops` for the variants and options."""
+    from coursekit import opsworkload
+
+    return opsworkload.ops(seed, **options)
