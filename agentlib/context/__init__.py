@@ -8,6 +8,8 @@
     compact    over `trigger` tokens, fold all but the newest `keep` messages into a summary
     lowwater   compact only `at_least` tokens above where the last fold left the history
     breakpoints  cache breakpoints after the stable part (`run_agent(cache=Breakpoints())`)
+    records    drop the call records of results read, breakpoints after the texts (the floor)
+    textfold   compact text-only replies, keeping the task, the plan and earlier summaries
     notes      a notes file outside the window; memory: the API's memory tool
 
 A strategy is called as `strategy(messages) -> messages` before every request of
@@ -31,12 +33,14 @@ from agentlib.context.compact import (
 from agentlib.context.lowwater import LowWaterCompactor
 from agentlib.context.memory import MEMORY_BETA, MEMORY_RULES, memory_toolbox
 from agentlib.context.notes import NOTES_RULES, Notes
+from agentlib.context.records import DropRecords, drop_records
+from agentlib.context.textfold import FoldTexts
 from agentlib.context.truncate import SlidingWindow, safe_start, truncate
 
 __all__ = [
     "FREE_FORM_PROMPT", "MEMORY_BETA", "MEMORY_RULES", "NOTES_RULES", "PARAPHRASE_PROMPT",
     "PLACEHOLDER", "STRUCTURED_PROMPT", "BatchClearing", "Breakpoints", "Clearing", "Compactor",
-    "LowWaterCompactor", "Notes", "SlidingWindow", "cap", "cap_lines", "cap_text",
-    "clear_tool_results", "is_cleared", "memory_toolbox", "safe_start", "transcript", "truncate",
-    "user_words",
+    "DropRecords", "FoldTexts", "LowWaterCompactor", "Notes", "SlidingWindow", "cap", "cap_lines",
+    "cap_text", "clear_tool_results", "drop_records", "is_cleared", "memory_toolbox", "safe_start",
+    "transcript", "truncate", "user_words",
 ]
