@@ -24,6 +24,9 @@ HANGUL = re.compile(r"[\uac00-\ud7a3]")
 # removes it. (path, cell id or catalog key prefix, rule regex) -> why. An allowance that no
 # longer matches anything fails `test_no_stale_allowances`: delete it then.
 ALLOWED: dict[tuple[str, str, str], str] = {
+    # lessons/ko/README.md's seed map quotes the seed articles' own section titles.
+    ("lessons/ko/README.md", "-", "컴팩션"): "a seed article's section title, quoted",
+    ("lessons/ko/README.md", "-", "스텝"): "a seed article's section title, quoted",
     # Lesson 7 (lessons/ko, solutions/ko, exercises/ko): another change is rewriting lesson 7;
     # follow-up: the editor's pass over lesson 7's Korean (see the report of issue 25).
     ('exercises/ko/07_choosing_and_combining.ipynb', 'e9de42da', '\\d토큰'): "lesson 7 follow-up",
@@ -51,13 +54,13 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ('classroom/checks/ko.py', 'ex4.freed_tokens / counts the tokens a c', '플레이스홀더'): "check catalog follow-up",
     ('classroom/checks/ko.py', 'ex4.freed_tokens / nothing to clear free', '플레이스홀더'): "check catalog follow-up",
     ('classroom/checks/ko.py', 'ex5.structured_prompt / names the five s', '제약 조건'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex5.structured_prompt / names the five s', 'verbatim(?![)])'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex5.structured_prompt / names the five s', '(?<![\"*])verbatim(?![)\"*])'): "check catalog follow-up",
     ('classroom/checks/ko.py', 'ex5.structured_prompt / asks for the use', '제약 조건'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex5.structured_prompt / asks for the use', 'verbatim(?![)])'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex5.structured_prompt / asks for the use', '(?<![\"*])verbatim(?![)\"*])'): "check catalog follow-up",
     ('classroom/checks/ko.py', 'ex5.structured_prompt / keeps the budget', '제약 조건'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex5.structured_prompt / keeps the budget', 'verbatim(?![)])'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex5.structured_prompt / keeps the budget', '(?<![\"*])verbatim(?![)\"*])'): "check catalog follow-up",
     ('classroom/checks/ko.py', 'ex5.structured_prompt / keeps the findin', '제약 조건'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex5.structured_prompt / keeps the findin', 'verbatim(?![)])'): "check catalog follow-up",
+    ('classroom/checks/ko.py', 'ex5.structured_prompt / keeps the findin', '(?<![\"*])verbatim(?![)\"*])'): "check catalog follow-up",
     ('classroom/checks/ko.py', 'ex6.safe_path / refuses absolute paths, ', '접두사'): "check catalog follow-up",
     ('classroom/checks/ko.py', 'ex6.safe_path / is not fooled by a sibli', '접두사'): "check catalog follow-up",
     ('classroom/checks/ko.py', 'ex7.run_cost / cache writes are billed a', '\\d(\\.\\d+)?x(?![A-Za-z0-9_])'): "check catalog follow-up",
@@ -85,7 +88,13 @@ def prose(markdown: str) -> str:
     text = re.sub(r"^(?: {4}|\t).*$", " ", text, flags=re.M)
     text = re.sub(r"(`+).+?\1", " ", text, flags=re.S)
     text = re.sub(r"\]\([^)]*\)", "]", text)
-    return text
+    # a table cell with no Hangul (the glossary's English column) is not Korean prose
+    lines = []
+    for line in text.splitlines():
+        if line.lstrip().startswith("|"):
+            line = "|".join(c if HANGUL.search(c) else " " for c in line.split("|"))
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def korean_notebooks() -> list[Path]:
@@ -170,7 +179,7 @@ def test_the_style_sheet_has_rules():
 def test_the_rules_catch_what_they_name():
     text = "트리거가 너무 낮으면 헛돕니다. 윈도우를 넘치게 됩니다. 자리 표시자를 남기십시오."
     caught = {r for r, p, _ in rules() if p.search(text)}
-    assert {"헛돕", "[을를]\\s*넘치", "자리 표시자", "십시오"} <= caught
+    assert {"헛[돌돕도]", "[을를]\\s*넘[치칩쳐쳤칠친]", "자리 표시자", "십시오"} <= caught
     assert not [r for r, p, _ in rules() if p.search("윈도우를 넘습니다. 자리표시자를 남기세요.")]
     assert prose("`append-only` 와 [링크](a.ipynb#자리-표시자)") .count("append-only") == 0
 
