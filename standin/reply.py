@@ -28,9 +28,12 @@ def shape(content: list[dict], request: dict, cfg: dict | None, messages: list[d
     """Ids, tool_choice and thinking (unsigned, full text) applied to the agent's content.
     A model calls only the tools it is given: a call to any other is dropped."""
     offered = {t.get("name") for t in request.get("tools") or []}
-    content = [b for b in content if b["type"] != "tool_use" or b["name"] in offered]
+    direct = {t.get("name") for t in request.get("tools") or []
+              if "direct" in (t.get("allowed_callers") or ["direct"])}
+    content = [b for b in content if b["type"] not in ("tool_use", "server_tool_use") or
+               b["name"] in (direct if b["type"] == "tool_use" else offered)]
     for n, b in enumerate(content):
-        if b["type"] == "tool_use":
+        if b["type"] == "tool_use" and not b.get("id"):
             b["id"] = f"toolu_{digest(key, n)[:24]}"
     choice = request.get("tool_choice") or {}
     if choice.get("type") == "none":

@@ -10,24 +10,27 @@ from __future__ import annotations
 
 from apiwire import models
 from standin import betas as B
+from standin import tooling
 from standin.errors import APIError, extra, unsupported
 from standin.history import BLOCK_TYPES, HistoryError, validate
 
 CREATE = {"model", "messages", "max_tokens", "system", "tools", "tool_choice", "thinking",
           "stream", "stop_sequences", "metadata", "service_tier", "speed", "output_config",
-          "cache_control", "context_management", "compaction", "thread"}
+          "cache_control", "context_management", "compaction", "thread", "container"}
 COUNT = {"model", "messages", "system", "tools", "tool_choice", "thinking", "cache_control",
          "output_config", "speed", "context_management", "compaction"}
 # Taken by the API, not emulated offline: refused by name.
-REFUSED = {"container", "diagnostics", "inference_geo", "billing_policy", "fallbacks",
+REFUSED = {"diagnostics", "inference_geo", "billing_policy", "fallbacks",
            "fallback_credit_token", "mcp_servers", "temperature", "top_p", "top_k"}
 NEEDS_BETA = {"context_management": (B.CONTEXT_MANAGEMENT, B.COMPACT_EDIT),
               "compaction": (B.COMPACT_ON_DEMAND,), "thread": (B.THREADS,)}
 HEADERS = {"anthropic-user-profile-id": "user_profile_id",
            "anthropic-workspace-id": "workspace_id"}
 EFFORTS = ("low", "medium", "high", "xhigh", "max")
-TOOL_KEYS = {"type", "name", "description", "input_schema", "cache_control"}
-UNREAD = ("image", "document", "search_result", "server_tool_use")  # the course model reads text
+TOOL_KEYS = {"type", "name", "description", "input_schema", "cache_control", "defer_loading",
+             "allowed_callers"}
+UNREAD = ("image", "document", "search_result")  # the course model reads text
+SERVER_NAMES = ("tool_search_tool_regex", "tool_search_tool_bm25", "code_execution")
 
 
 def check_headers(headers: dict) -> None:
@@ -57,6 +60,8 @@ def check(request: dict, betas: set[str], counting: bool) -> models.Model:
         raise APIError(404, f"model: {request['model']}")
     if not counting:
         _max_tokens(request, row)
+    if request.get("container") is not None and not isinstance(request["container"], str):
+        raise APIError(400, "container: Input should be a valid string")
     if "messages" not in request:
         raise APIError(400, "messages: Field required")
     _messages(request["messages"], betas, row, "compaction" in request)
@@ -90,13 +95,21 @@ def _messages(messages, betas: set[str], row: models.Model, compacting: bool) ->
                 if isinstance(c, dict) and c.get("type") in UNREAD:
                     where = f"messages.{i}.content.{j}" + (f".content.{k}" if k is not None else "")
                     raise unsupported(where, f"a `{c['type']}` block")
+            if isinstance(b, dict) and b.get("type") == "server_tool_use" and \
+                    b.get("name") not in SERVER_NAMES:
+                raise unsupported(f"messages.{i}.content.{j}", f"a `server_tool_use` block "
+                                  f"of `{b.get('name')}`")
+            if isinstance(b, dict) and b.get("type") in tooling.SERVER_BLOCKS and \
+                    m.get("role") != "assistant":
+                raise APIError(400, f"messages.{i}.content.{j}: `{b['type']}` blocks can only "
+                               "be in `assistant` messages")
             if isinstance(b, dict) and b.get("type") == "compaction" and not compaction:
                 expected = ", ".join(f"'{t}'" for t in sorted(BLOCK_TYPES - {"compaction"}))
                 raise APIError(400, f"messages.{i}.content.{j}: Input tag 'compaction' found "
                                "using 'type' does not match any of the expected tags: "
                                f"{expected}")
     try:
-        validate(messages)
+        validate(_lowered(messages))
     except HistoryError as e:
         raise APIError(400, e.api_message) from None
     last = messages[-1]
@@ -105,6 +118,32 @@ def _messages(messages, betas: set[str], row: models.Model, compacting: bool) ->
     if last["role"] == "assistant" and not row.prefill and not resumes and not compacting:
         raise APIError(400, "This model does not support assistant message prefill. The "
                        "conversation must end with a user message.")
+
+
+def _lowered(messages):
+    """The history with the server tools' blocks in a form the shared rules read: a search
+    or code execution result stands as a server block, a `tool_reference` as text (their
+    own checks are in `tooling`)."""
+    if not isinstance(messages, list):
+        return messages
+    out = []
+    for m in messages:
+        content = m.get("content") if isinstance(m, dict) else None
+        if not isinstance(content, list):
+            out.append(m)
+            continue
+        blocks = []
+        for b in content:
+            if isinstance(b, dict) and b.get("type") in tooling.SERVER_BLOCKS:
+                b = {"type": "server_tool_use"}
+            elif isinstance(b, dict) and b.get("type") == "tool_result" and \
+                    isinstance(b.get("content"), list):
+                b = {**b, "content": [{"type": "text", "text": c.get("tool_name") or "?"}
+                                      if isinstance(c, dict) and c.get("type") == "tool_reference"
+                                      else c for c in b["content"]]}
+            blocks.append(b)
+        out.append({**m, "content": blocks})
+    return out
 
 
 def _system(system) -> None:
@@ -124,7 +163,7 @@ def _tools(tools) -> None:
         if not isinstance(t, dict) or not isinstance(t.get("name"), str):
             raise APIError(400, f"tools.{i}.name: Field required")
         kind = t.get("type", "custom")
-        if kind == "memory_20250818":
+        if kind == "memory_20250818" or kind in tooling.SEARCH_TYPES or kind in tooling.CODE_TYPES:
             continue
         if kind != "custom":
             raise unsupported(f"tools.{i}.type", f"the tool type `{kind}`")
@@ -133,6 +172,7 @@ def _tools(tools) -> None:
         for key in t:
             if key not in TOOL_KEYS:
                 raise unsupported(f"tools.{i}.{key}")
+    tooling.check(tools)
 
 
 def _options(request: dict) -> None:

@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from apiwire import models
-from standin import agent, compaction, edits, reply, stream, thinking, tokens
+from standin import agent, compaction, edits, reply, servertools, stream, thinking, tokens, tooling
 from standin import betas as B
 from standin import request as checks
 from standin.cache import PromptCache, segments
@@ -116,8 +116,18 @@ class CourseModel:
         checks.forced_tool(request)
         segments(request)  # checks the cache breakpoints
         seen = thinking.seen(row, cfg, request.get("system"), request["messages"])
+        catalog = tooling.Catalog(request.get("tools"), request["messages"])
+        if not counting:
+            servertools.check_resume(request, request["messages"])
         return row, cfg, edits.parse(request.get("context_management"), betas), \
-            compaction.visible(seen)
+            compaction.visible(seen), catalog
+
+    @staticmethod
+    def _count(catalog, messages, system) -> int:
+        """What the model's context holds: the tools sent up front, the history with the
+        calls a script made left out and each tool_reference expanded to its definition."""
+        return tokens.count(catalog.expand(tooling.hide_programmatic(messages)), system=system,
+                            tools=catalog.upfront)
 
     def window(self, row) -> int:
         return self.context_window or row.window
@@ -126,30 +136,29 @@ class CourseModel:
     def count_tokens(self, request: dict, betas: set[str]) -> dict:
         """Input tokens after existing compaction blocks and the clearing edits (top-level
         `compaction` is accepted and ignored, as the API does)."""
-        row, _, todo, messages = self._read(request, betas, counting=True)
-        system, tools = request.get("system"), request.get("tools") or []
+        row, _, todo, messages, catalog = self._read(request, betas, counting=True)
+        system, tools = request.get("system"), catalog.upfront
         hidden = hidden_prompt(request)
-        before = tokens.count(messages, system=system, tools=tools) + hidden
+        before = self._count(catalog, messages, system) + hidden
         messages, _ = edits.apply(todo, messages, system, tools, row, hidden)
-        result: dict = {"input_tokens": tokens.count(messages, system=system, tools=tools)
-                        + hidden}
+        result: dict = {"input_tokens": self._count(catalog, messages, system) + hidden}
         if "context_management" in request:
             result["context_management"] = {"original_input_tokens": before}
         return result
 
     def create(self, request: dict, betas: set[str], key: str = "") -> dict:
-        row, cfg, todo, messages = self._read(request, betas, counting=False)
-        system, tools = request.get("system"), request.get("tools") or []
+        row, cfg, todo, messages, catalog = self._read(request, betas, counting=False)
+        system, tools = request.get("system"), catalog.upfront
         key = key or digest(request)  # from the request bytes: same request, same ids
         hidden = hidden_prompt(request)  # counted in usage, never sent by the client
         if "compaction" in request:
             block = compaction.on_demand(request, messages)
-            usage = {"input_tokens": tokens.count(messages, system=system, tools=tools)
-                     + hidden, "output_tokens": tokens.count(block)}
+            usage = {"input_tokens": self._count(catalog, messages, system) + hidden,
+                     "output_tokens": tokens.count(block)}
             return self._message(request, key, [block], "compaction", usage)
         compact = edits.compact_edit(todo)
         messages, applied = edits.apply(todo, messages, system, tools, row, hidden)
-        input_tokens = tokens.count(messages, system=system, tools=tools) + hidden
+        input_tokens = self._count(catalog, messages, system) + hidden
         iterations = [] if B.COMPACT_EDIT in betas else None
         if compact and input_tokens > compact["trigger"]:
             block = {"type": "compaction",
@@ -160,36 +169,61 @@ class CourseModel:
                                      {"input_tokens": 0, "output_tokens": 0},
                                      applied, iterations)
             messages = [{"role": "assistant", "content": [block]}]
-            input_tokens = tokens.count(messages, system=system, tools=tools) + hidden
+            input_tokens = self._count(catalog, messages, system) + hidden
         else:
             block = None
         window = self.window(row)
         if input_tokens > window:
             raise APIError(400, f"prompt is too long: {input_tokens} tokens > {window} maximum")
-        content = reply.shape(self.respond(system=system, tools=tools, messages=messages,
-                                            seed=key), request, cfg, messages, key, digest)
+        turn = servertools.run(catalog, messages, self._decide(system, request, cfg, key),
+                               key, digest)
+        content = turn.content or [{"type": "text", "text": "…"}]
         content, stop_sequence = reply.stop_at(content, request.get("stop_sequences") or [])
-        stop_reason = "stop_sequence" if stop_sequence else \
+        stop_reason = "stop_sequence" if stop_sequence else "pause_turn" if turn.paused else \
             "tool_use" if any(b["type"] == "tool_use" for b in content) else "end_turn"
         max_tokens, room = request["max_tokens"], window - input_tokens
         budget = min(max_tokens, room)
         if tokens.count(content) > budget:
             content = reply.fit(content, budget)
             stop_reason = "max_tokens" if max_tokens <= room else "model_context_window_exceeded"
-        output_tokens = min(tokens.count(content), budget)
+        output_tokens = min(tokens.count([b for b in content if b["type"] not in
+                                          tooling.SERVER_BLOCKS and not b.get("caller")]), budget)
         thought = sum(tokens.count(b) for b in content if b["type"] == "thinking")
         content = reply.sign(row, cfg, content, system, request["messages"])
         if iterations is not None:
             iterations.append(_iteration("message", input_tokens, output_tokens))
         if block:  # the compaction block comes first; its tokens are its own iteration
             content = [block] + content
-        usage = self.cache.account(segments(request, messages, hidden), input_tokens,
-                                   row.min_cacheable)
+        counted = catalog.expand(tooling.hide_programmatic(messages))
+        usage = self.cache.account(segments({**request, "tools": tools}, counted, hidden),
+                                   input_tokens, row.min_cacheable)
         usage["output_tokens"] = output_tokens
+        if turn.searches:
+            usage["server_tool_use"] = {"web_search_requests": 0, "web_fetch_requests": 0,
+                                        "tool_search_requests": turn.searches}
         if cfg:
             usage["output_tokens_details"] = {"thinking_tokens": thought}
-        return self._message(request, key, content, stop_reason, usage, applied, iterations,
-                             stop_sequence)
+        response = self._message(request, key, content, stop_reason, usage, applied,
+                                 iterations, stop_sequence)
+        box = request.get("container") or (servertools.container_id(
+            messages + [{"role": "assistant", "content": content}], digest)
+            if turn.used_code or catalog.code and servertools.pending_script(messages) else None)
+        if box:
+            response["container"] = {"id": box, "expires_at": servertools.EXPIRES_AT}
+        return response
+
+    def _decide(self, system, request: dict, cfg, key: str):
+        """The model's step, given the tools it can see and the history: shaped as the API
+        shapes a reply (ids, tool_choice, thinking)."""
+        steps = []
+
+        def decide(visible: list[dict], messages: list[dict]) -> list[dict]:
+            seed = key if not steps else digest(key, len(steps))
+            steps.append(seed)
+            blocks = self.respond(system=system, tools=visible, messages=messages, seed=seed)
+            return reply.shape(blocks, {**request, "tools": visible}, cfg, messages, seed,
+                               digest)
+        return decide
 
     def _message(self, request, key, content, stop_reason, usage, applied=None,
                  iterations=None, stop_sequence=None) -> dict:

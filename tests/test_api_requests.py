@@ -36,7 +36,7 @@ CREATE = {
     "model": ({"model": "claude-opus-4-8"}, lambda r: r.model == "claude-opus-4-8"),
     "cache_control": ({"cache_control": {"type": "ephemeral"}, "system": LONG_SYSTEM},
                       lambda r: r.usage.cache_creation_input_tokens > 1024),
-    "container": ({"container": "container_1"}, None),
+    "container": ({"container": "container_1"}, lambda r: r.container.id == "container_1"),
     "diagnostics": ({"diagnostics": {"previous_message_id": "msg_1"}}, None),
     "inference_geo": ({"inference_geo": "us"}, None),
     "metadata": ({"metadata": {"user_id": "learner-7"}}, lambda r: r.stop_reason == "tool_use"),
