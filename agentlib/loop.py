@@ -201,6 +201,8 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
                 step.compaction_tokens = (it.input_tokens, it.output_tokens)
                 step.events.append(f"server: compaction ({it.input_tokens} tokens in, "
                                    f"{it.output_tokens} out)")
+        if getattr(response, "container", None):  # code execution: resume in its container
+            params["container"] = response.container.id
         reply = {"role": "assistant", "content": [_block_dict(b) for b in response.content]}
         step.tool_calls = [(b["name"], b["input"]) for b in reply["content"]
                            if b["type"] == "tool_use"]

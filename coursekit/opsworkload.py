@@ -631,8 +631,8 @@ def _score(variant: str, truth: dict, data: OpsData, answer: str) -> Score:
                      f"{truth['incident']}: {bool(noted)}; wrong rollbacks: {wrong}; ids in the "
                      f"answer: {bool(ids)}")
     if variant == "invoices":
-        m = re.search(r"total\s*[:=]?\s*\$?\s*([\d,]+(?:\.\d+)?)", answer, re.I)
-        said = float(m.group(1).replace(",", "")) if m else None
+        found = re.findall(r"total\s*[:=]?\s*\$?\s*([\d,]+(?:\.\d+)?)", answer, re.I)
+        said = float(found[-1].replace(",", "")) if found else None  # the last one said
         ok = said is not None and abs(said - truth["total"]) < 0.005
         return Score(ok, detail=f"answered {said}; truth {truth['total']:.2f} over "
                      f"{truth['invoices']} invoices")

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from standin.history import SUMMARY_MARK, blocks, result_text
+from standin.opsagent import Ops
 from standin.summarizer import summarize, turns_from_transcript
 
 SUMMARY_REQUEST = re.compile(  # a system prompt asking for a summary, in the usual words
@@ -57,6 +58,7 @@ class View:
     own_texts: list[str] = field(default_factory=list)  # the model's earlier text (its notes)
     summaries: list[str] = field(default_factory=list)
     results: list[Result] = field(default_factory=list)
+    tool_defs: dict = field(default_factory=dict)  # the definitions it can read, by name
 
     @property
     def knowledge(self) -> str:
@@ -75,7 +77,8 @@ class View:
 def read_view(system, tools, messages) -> View:
     if isinstance(system, list):
         system = "\n".join(b.get("text", "") for b in system)
-    view = View(system or "", {t.get("name", "") for t in tools or []})
+    view = View(system or "", {t.get("name", "") for t in tools or []},
+                tool_defs={t.get("name", ""): t for t in tools or []})
     calls: dict[str, tuple[str, dict]] = {}
     last = len(messages) - 1
     for i, m in enumerate(messages):
@@ -90,8 +93,21 @@ def read_view(system, tools, messages) -> View:
                 view.own_texts.append(b.get("thinking") or "")
             elif kind == "compaction" and b.get("content"):
                 view.summaries.append(b["content"])
-            elif kind == "tool_use":
-                calls[b["id"]] = (b["name"], b.get("input") or {})
+            elif kind in ("tool_use", "server_tool_use"):
+                calls[b.get("id")] = (b.get("name"), b.get("input") or {})
+            elif kind == "tool_search_tool_result":
+                name, args = calls.get(b.get("tool_use_id"), ("?", {}))
+                found = b.get("content") if isinstance(b.get("content"), dict) else {}
+                names = [r.get("tool_name", "") for r in found.get("tool_references") or []]
+                view.results.append(Result(name, args, "\n".join(names) or "no tools found",
+                                           "error_code" in found, newest=i == last))
+            elif kind == "code_execution_tool_result":
+                name, args = calls.get(b.get("tool_use_id"), ("?", {}))
+                out = b.get("content") if isinstance(b.get("content"), dict) else {}
+                text = out.get("stdout", "") + out.get("stderr", "") if "stdout" in out else \
+                    f"error: {out.get('error_code')}"
+                view.results.append(Result(name, args, text, bool(out.get("return_code")) or
+                                           "error_code" in out, newest=i == last))
             elif kind == "tool_result":
                 name, args = calls.get(b["tool_use_id"], ("?", {}))
                 view.results.append(Result(name, args, result_text(b), bool(b.get("is_error")),
@@ -104,7 +120,7 @@ def respond(*, system, tools, messages, seed: str) -> list[dict]:
     view = read_view(system, tools, messages)
     if not tools and _asks_for_summary(view):
         return [_text(summarize(turns_from_transcript("\n".join(view.user_texts)), view.system))]
-    for skill in (Shopping, Lead, Audit, Needle):
+    for skill in (Ops, Shopping, Lead, Audit, Needle):
         if skill.applies(view):
             return skill(view).act()
     return [_text(NO_TASK)]  # a plain reply, never an error: the request itself was fine

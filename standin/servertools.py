@@ -23,15 +23,12 @@ def _blocks(m: dict) -> list[dict]:
 
 def pending_script(messages: list[dict]) -> dict | None:
     """The code execution call still waiting for the client's tool results, if any."""
-    last = max((i for i, m in enumerate(messages) if m["role"] == "assistant"), default=None)
-    if last is None:
-        return None
     done = {b.get("tool_use_id") for m in messages for b in _blocks(m)
             if b.get("type") == "code_execution_tool_result"}
-    for b in reversed(_blocks(messages[last])):
-        if b.get("type") == "server_tool_use" and b.get("name") == "code_execution" \
-                and b.get("id") not in done:
-            return b
+    for m in reversed(messages):
+        for b in reversed(_blocks(m) if m["role"] == "assistant" else []):
+            if b.get("type") == "server_tool_use" and b.get("name") == "code_execution":
+                return None if b.get("id") in done else b
     return None
 
 
