@@ -2,7 +2,8 @@
 """The course's helper: one command sets up the environment and runs what you ask.
 
     python3 course.py lab                  open the course in JupyterLab
-    python3 course.py test [PYTEST ARGS]   run every test (notebooks included)
+    python3 course.py test [PYTEST ARGS]   run the tests (notebooks included) on every core
+    python3 course.py test --all           ... and the heavy ones, with full property tests
     python3 course.py execute [NOTEBOOK]   re-run notebooks in place, saving their outputs
     python3 course.py exercises [--check]  regenerate exercises/ from solutions/
     python3 course.py grade SUBMISSIONS... [--csv grades.csv]   grade submitted notebooks
@@ -267,8 +268,14 @@ def wait_for_server(python: Path, proc: subprocess.Popen, page: str,
 
 
 def test(python: Path, args: list[str]) -> int:
-    """pytest with extra args passed through; always offline, so outputs are comparable."""
+    """pytest with extra args passed through; always offline, so outputs are comparable.
+    On every core (pyproject.toml: `-n auto`; `-n 0` for one process), without the tests
+    marked heavy. `--all`: everything, the heavy tests too (`-m heavy`: only them), with
+    the property tests at hypothesis's full profile (HYPOTHESIS_PROFILE=full)."""
     env = dict(os.environ, AGENTLIB_OFFLINE="1", PYTHONHASHSEED="0")
+    if "--all" in args:
+        args = ["-m", "", *(a for a in args if a != "--all")]  # a later -m still wins
+        env.setdefault("HYPOTHESIS_PROFILE", "full")
     return run([str(python), "-m", "pytest", *args], env)
 
 

@@ -8,6 +8,8 @@ import sys
 import venv
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -21,6 +23,7 @@ def test_binder_requirements_are_the_constraints():
     assert os.access(ROOT / "binder" / "postBuild", os.X_OK)
 
 
+@pytest.mark.heavy  # a whole environment installed from scratch: minutes, with --all only
 def test_the_binder_environment_builds_and_runs_the_course(tmp_path):
     env_dir = tmp_path / "binder-env"
     venv.create(env_dir, with_pip=True)
