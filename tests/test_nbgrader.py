@@ -37,6 +37,7 @@ def test_source_cells_carry_nbgrader_metadata(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(shutil.which("nbgrader", path=os.path.dirname(sys.executable)) is None,
                     reason="nbgrader is not installed (it is in the test extras)")
+@pytest.mark.heavy  # nbgrader's whole release and autograde: with --all only
 def test_nbgrader_releases_and_autogrades_the_export(tmp_path: Path) -> None:
     course = tmp_path / "course"
     export.export([SOLUTION], course)
