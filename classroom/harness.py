@@ -10,7 +10,8 @@ their reference implementations stay out of its reach:
 - `calibrated_meter`: a `TokenMeter` calibrated to a ratio (ex5.should_compact);
 - `write_crashing`, `write_renaming`: the learner's write under a simulated crash or with
   its renames recorded (ex6.atomic_write);
-- `run_pipeline`: the learner's pipeline run on the check's audit (ex7.pipeline).
+- `run_pipeline`: the learner's pipeline run on the check's audit (ex7.pipeline);
+- `SmallRun`, `SmallStep`: hand-made runs, rebuilt there with their properties (ex8).
 
 A check reaches them with `grading.in_learner_process` and `grading.portable`.
 """
@@ -22,6 +23,7 @@ import io
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from unittest import mock
 
 from agentlib.context.compact import Compactor
@@ -235,3 +237,32 @@ def run_pipeline(fn, client, work, notes_dir: str, max_steps: int, max_tokens: i
     except Exception as e:
         return {"error": _raised("the run (one of your strategies or tools)", e)}
     return {"error": None, "stopped": str(run.stopped)}
+
+
+# ---------------------------------------------------------------- ex8: hand-made runs
+
+
+@dataclass
+class SmallStep:
+    """What the exercises read of a step (agentlib.loop.Step has these and more)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+    tool_calls: list = field(default_factory=list)
+
+
+@dataclass
+class SmallRun:
+    """What the exercises read of a run (agentlib.loop.Run has these and more)."""
+
+    steps: list
+
+    @property
+    def calls(self) -> int:
+        return len(self.steps)
+
+    @property
+    def total_input_tokens(self) -> int:
+        return sum(s.input_tokens for s in self.steps)

@@ -9,7 +9,8 @@
 - ex8.team_bill: requests, input tokens and dollars (prompt caching on) over the lead and
   every sub-run.
 
-The checks use small hand-made runs (`_Run`, `_Step`: the attributes the exercises name)
+The checks use small hand-made runs (`_Run`, `_Step`: the attributes the exercises name;
+classroom/harness.py, so that the grader's learner kernel rebuilds them)
 and one real team run, offline: an audit of 24 files in 3 folders, a lead and 3
 sub-agents, compared with `agentlib.delegate`.
 """
@@ -18,10 +19,11 @@ from __future__ import annotations
 
 import math
 import tempfile
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 from classroom.grading import own_work, register
+from classroom.harness import SmallRun as _Run
+from classroom.harness import SmallStep as _Step
 
 # ---------------------------------------------------------------- the learner's own work
 
@@ -136,32 +138,6 @@ def _fit_agrees(ns: dict) -> None:
 
 
 # ---------------------------------------------------------------- runs for the checks
-
-
-@dataclass
-class _Step:
-    """What the exercises read of a step (agentlib.loop.Step has these and more)."""
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_read: int = 0
-    cache_write: int = 0
-    tool_calls: list = field(default_factory=list)
-
-
-@dataclass
-class _Run:
-    """What the exercises read of a run (agentlib.loop.Run has these and more)."""
-
-    steps: list
-
-    @property
-    def calls(self) -> int:
-        return len(self.steps)
-
-    @property
-    def total_input_tokens(self) -> int:
-        return sum(s.input_tokens for s in self.steps)
 
 
 def _plain(n: int, *calls) -> _Run:
