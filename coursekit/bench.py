@@ -5,9 +5,10 @@
 Runs offline (the course model) and writes `results.csv`, `results.md` and plots. Every
 number is also given as a ratio to append-only measured in the same run; costs are the
 bill of each run's trace (`agentlib.cost`) at the prices of the model catalog, with prompt
-caching on (a fresh cache per run). A held-out audit, of a seed and size drawn when the
-benchmark runs (the strategies were not tuned on it), checks that the best pipeline
-carries over. The bars the course promises (`BARS`) are checked at the end: a regression
+caching on (a fresh cache per run), with each run's ratio to its own floor and its bill by
+kind of token. Held-out audits, of a seed and size drawn when the benchmark runs or of the
+seeds given (the strategies were not tuned on them), check that the best pipelines carry
+over. The bars the course promises (`BARS`) are checked at the end: a regression
 fails the command.
 """
 
