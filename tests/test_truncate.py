@@ -8,7 +8,7 @@ kind of `keep`; the examples pin down the documented behaviour.
 
 import pytest
 from histories import agent_histories
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from agentlib.context import SlidingWindow, truncate
@@ -46,7 +46,6 @@ KEEP = st.integers(1, 40)
 # ---------------------------------------------------------------- properties
 
 
-@settings(max_examples=200, deadline=None)
 @given(agent_histories(), KEEP, st.booleans(), st.booleans())
 def test_any_valid_history_in_a_valid_history_out(messages, keep, pin, mark):
     validate(messages)
@@ -54,7 +53,6 @@ def test_any_valid_history_in_a_valid_history_out(messages, keep, pin, mark):
     validate(out)
 
 
-@settings(max_examples=200, deadline=None)
 @given(agent_histories(), KEEP, st.booleans(), st.booleans())
 def test_newest_kept_task_pinned_input_untouched(messages, keep, pin, mark):
     before = copy_history(messages)
@@ -66,7 +64,6 @@ def test_newest_kept_task_pinned_input_untouched(messages, keep, pin, mark):
         assert out[0] == messages[0]  # the task stays first
 
 
-@settings(max_examples=200, deadline=None)
 @given(agent_histories(), KEEP, st.booleans(), st.booleans())
 def test_output_is_the_task_a_marker_and_a_tail_of_the_input(messages, keep, pin, mark):
     out = truncate(messages, keep, pin_task=pin, marker=mark)
@@ -83,7 +80,6 @@ def test_output_is_the_task_a_marker_and_a_tail_of_the_input(messages, keep, pin
     assert len(tail) == keep or starts_with_tool_result(tail[len(tail) - keep])
 
 
-@settings(max_examples=100, deadline=None)
 @given(agent_histories(), KEEP)
 def test_the_marker_counts_the_dropped_messages(messages, keep):
     out = truncate(messages, keep)
@@ -94,7 +90,6 @@ def test_the_marker_counts_the_dropped_messages(messages, keep):
                                            "longer shown.]")
 
 
-@settings(max_examples=100, deadline=None)
 @given(agent_histories(), KEEP)
 def test_sliding_window_is_truncate_as_a_strategy(messages, keep):
     strategy = SlidingWindow(keep, marker=False)
@@ -102,7 +97,6 @@ def test_sliding_window_is_truncate_as_a_strategy(messages, keep):
     assert repr(strategy) == f"SlidingWindow(keep={keep})"
 
 
-@settings(max_examples=100, deadline=None)
 @given(agent_histories(), KEEP)
 def test_the_naive_slice_is_valid_exactly_when_it_opens_without_a_result(messages, keep):
     cut = messages[-keep:]
