@@ -69,13 +69,21 @@ def translate(text: str) -> str:
     return text
 
 
+# Placeholders that stand for a number match only a number ("{n} tokens" is "8,000 tokens",
+# never "input tokens"); the others (a workload, a label, a name) match any text.
+NUMBER_SLOTS = frozenset({"n", "m", "t", "i", "last", "r", "p", "c", "s", "pct", "passed",
+                          "total", "got"})
+NUMBER = r"[-+~]?\d[\d,._]*(?:\.\d+)?[KkM%]?"
+
+
 @functools.lru_cache(maxsize=1)
 def _templates() -> list[tuple[re.Pattern, str]]:
     out = []
     for english, korean in PHRASES.items():
         if "{" in english:
             parts = re.split(r"\{(\w+)\}", english)  # text, name, text, name, ..., text
-            regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)"
+            regex = "".join(re.escape(p) if i % 2 == 0 else
+                            f"(?P<{p}>{NUMBER if p in NUMBER_SLOTS else '.+?'})"
                             for i, p in enumerate(parts))
             out.append((re.compile(regex, re.S), korean))
     return sorted(out, key=lambda t: -len(t[0].pattern))  # the most specific first
@@ -112,7 +120,39 @@ def localize_figure(fig):
         if t.get_text():
             t.set_text(translate(t.get_text()))
             t.set_fontfamily(matplotlib_family())
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            _localize_ticks(axis)
     return fig
+
+
+def _localize_ticks(axis) -> None:
+    """Tick labels that are words (a bar chart's categories, fixed labels) in Korean. Numbers
+    are not in the catalog, so a numeric axis keeps its own formatter and locator."""
+    labels = [t.get_text() for t in axis.get_ticklabels()]
+    korean = [translate(label) for label in labels]
+    if korean != labels:
+        axis.set_ticks(axis.get_ticklocs(), labels=korean)
+    for t in axis.get_ticklabels():
+        t.set_fontfamily(matplotlib_family())
+
+
+def figure_texts(fig) -> list[str]:
+    """Every word a figure shows: titles, axis labels, tick labels, legend entries, notes."""
+    found = [t.get_text() for t in fig.texts]
+    suptitle = getattr(fig, "_suptitle", None)
+    found += [suptitle.get_text()] if suptitle is not None else []
+    for ax in fig.axes:
+        found += [ax.get_title(loc) for loc in ("center", "left", "right")]
+        found += [ax.get_xlabel(), ax.get_ylabel(), *(t.get_text() for t in ax.texts)]
+        for axis in (ax.xaxis, ax.yaxis):
+            found += [t.get_text() for t in axis.get_ticklabels()]
+        legend = ax.get_legend()
+        if legend is not None:
+            found += [t.get_text() for t in legend.get_texts()]
+            title = legend.get_title().get_text()
+            found += [title] if title else []
+    return [t for t in found if t and t.strip()]
 
 
 def matplotlib_family() -> list[str]:
@@ -188,7 +228,7 @@ PHRASES: dict[str, str] = {
     "what fills the window: {label}": "윈도우를 채우는 것: {label}",
     "what fills the window": "윈도우를 채우는 것",
     "estimate vs {truth}": "추정치 대 {truth}",
-    "usage": "사용량(usage)",
+    "usage": "사용량",
     "over the window": "윈도우 초과",
     "cache read": "캐시 읽기",
     "cache write": "캐시 쓰기",
@@ -196,16 +236,17 @@ PHRASES: dict[str, str] = {
     "cache write ({r}x)": "캐시 쓰기 ({r}배)",
     "uncached (1x)": "캐시 없음 (1배)",
     "the bar: peak <= {p}x, cost <= {c}x": "기준: 최대 윈도우 {p}배 이하, 비용 {c}배 이하",
-    "peak window (x append-only)": "최대 윈도우 (append-only 대비 배수)",
-    "cost with caching (x append-only)": "캐시 포함 비용 (append-only 대비 배수)",
-    "input tokens (x append-only)": "입력 토큰 (append-only 대비 배수)",
-    "cost (x append-only)": "비용 (append-only 대비 배수)",
+    "peak window (x append-only)": "최대 윈도우 (추가 전용 대비 배수)",
+    "cost with caching (x append-only)": "캐시 포함 비용 (추가 전용 대비 배수)",
+    "input tokens (x append-only)": "입력 토큰 (추가 전용 대비 배수)",
+    "cost (x append-only)": "비용 (추가 전용 대비 배수)",
     "success": "성공",
     # what the strategies report (notes on the plots)
     "cleared {n} results (-{t} tokens)": "결과 {n}개 비움 (-{t} 토큰)",
     "compacted {n} messages (~{a} -> ~{b} tokens)": "메시지 {n}개 압축 (~{a} -> ~{b} 토큰)",
     "truncated: {a} -> {b} messages": "잘라냄: 메시지 {a}개 -> {b}개",
     "server: {edit}": "서버: {edit}",
+    "compaction ({a} tokens in, {b} out)": "압축 (입력 토큰 {a}, 출력 {b})",
     # what a block is (the window viewer's legend, the fill plot's groups)
     "system prompt": "시스템 프롬프트",
     "tool definitions": "도구 정의",
@@ -255,9 +296,9 @@ PHRASES: dict[str, str] = {
 PHRASES.update({
     "$ cached": "$ (캐시 포함)",
     "after a restart: resume from notes, or start over": "재시작 후: 메모에서 이어 가기 또는 처음부터",
-    "append-only (big window)": "append-only (큰 윈도우)",
-    "append-only, 200K window": "append-only, 200K 윈도우",
-    "append-only, 8K window": "append-only, 8K 윈도우",
+    "append-only (big window)": "추가 전용 (큰 윈도우)",
+    "append-only, 200K window": "추가 전용, 200K 윈도우",
+    "append-only, 8K window": "추가 전용, 8K 윈도우",
     "audit of 200 files: dollars against window": "파일 200개 감사: 윈도우 대비 비용($)",
     "audit of 200 files: each idea alone, combined, and without each":
         "파일 200개 감사: 아이디어 하나씩, 모두 함께, 하나씩 빼고",
@@ -268,8 +309,8 @@ PHRASES.update({
     "{w} in an 8,000-token window": "{w}, 8,000 토큰 윈도우",
     "{w} in an 8,000-token window: what keep and trigger cost":
         "{w}, 8,000 토큰 윈도우: keep과 trigger의 비용",
-    "{w}, append-only: what fills the window": "{w}, append-only: 윈도우를 채우는 것",
-    "{w}: append-only vs clearing": "{w}: append-only 대 비우기",
+    "{w}, append-only: what fills the window": "{w}, 추가 전용: 윈도우를 채우는 것",
+    "{w}: append-only vs clearing": "{w}: 추가 전용 대 비우기",
     "{w}: calibrated": "{w}: 보정",
     "{w}: chars/4": "{w}: 문자 수/4",
     "{w}: read_file capped at several sizes": "{w}: read_file 상한을 여러 크기로",
@@ -285,13 +326,13 @@ PHRASES.update({
     "cap (characters per result)": "상한 (결과당 문자 수)",
     "clearing on the client and on the server": "클라이언트와 서버에서의 비우기",
     "clearing, 8K window": "비우기, 8K 윈도우",
-    "client-side Clearing": "클라이언트 측 Clearing",
+    "client-side Clearing": "클라이언트 측 비우기 (Clearing)",
     "client-side": "클라이언트 측",
     "cold start, no notes": "새로 시작, 메모 없음",
     "cold start, with notes": "새로 시작, 메모 있음",
-    "compact + notes": "compact + 메모",
+    "compact + notes": "압축 + 메모",
     "compact at {n}": "{n}에서 압축",
-    "compact, task folded + notes": "compact, 과제도 접힘 + 메모",
+    "compact, task folded + notes": "압축, 과제도 접힘 + 메모",
     "compacted": "압축함",
     "compactions": "압축 횟수",
     "{w} in an 8,000-token window (x: refused)": "{w}, 8,000 토큰 윈도우 (x: 거부됨)",
@@ -301,13 +342,13 @@ PHRASES.update({
     "input tokens in all": "전체 입력 토큰",
     "input tokens, all requests": "입력 토큰, 모든 요청",
     "input tokens, summaries included": "입력 토큰, 요약 포함",
-    "keep (trigger 4,000)": "keep (trigger 4,000)",
+    "keep (trigger 4,000)": "남길 결과 수 keep (trigger 4,000일 때)",
     "keep {n} + notes": "keep {n} + 메모",
     "largest request": "가장 큰 요청",
     "lead peak": "리드 최대치",
     "newest block only (cache=True)": "가장 새 블록만 (cache=True)",
     "no compaction": "압축 없음",
-    "one agent, cache-aware": "에이전트 하나, cache-aware",
+    "one agent, cache-aware": "에이전트 하나, 캐시를 고려한 파이프라인",
     "peak input tokens": "최대 입력 토큰",
     "re-reads": "다시 읽기",
     "recall (scored)": "재현율 (채점)",
@@ -326,10 +367,16 @@ PHRASES.update({
     "team: format + budget": "팀: 형식 + 예산",
     "the window": "윈도우",
     "two ways to overflow a window of 8,000 tokens (x: refused)":
-        "8,000 토큰 윈도우를 넘치게 하는 두 가지 방법 (x: 거부됨)",
-    "trigger, tokens (keep 3)": "trigger, 토큰 (keep 3)",
+        "8,000 토큰 윈도우를 넘는 두 가지 방법 (x: 거부됨)",
+    "trigger, tokens (keep 3)": "trigger 토큰 수 (keep 3일 때)",
     "uncapped": "상한 없음",
-    "wall-clock steps": "벽시계 단계",
+    "wall-clock steps": "순차 단계",
+    "notes file": "메모 파일",
+    "input tokens": "입력 토큰",
+    "output tokens": "출력 토큰",
+    "tokens": "토큰",
+    "append-only": "추가 전용",
+    "total input tokens": "전체 입력 토큰",
 })
 
 
@@ -359,4 +406,26 @@ def install_figure_hook() -> bool:
     hooks = shell.events.callbacks["post_execute"]
     if localize_open_figures not in hooks:
         hooks.insert(0, localize_open_figures)  # before the backend's flush_figures
+    _record_figure_texts()
     return True
+
+
+def _record_figure_texts() -> None:
+    """Save each figure's words with its image in the notebook (output metadata
+    `agentlib.figure_texts`), so tests/test_korean_figures.py can read what a Korean
+    notebook's figures say without drawing them again."""
+    try:
+        from matplotlib_inline import backend_inline
+    except ImportError:
+        return
+    fetch = backend_inline._fetch_figure_metadata
+    if getattr(fetch, "_agentlib", False):
+        return
+
+    def with_texts(fig):
+        metadata = dict(fetch(fig) or {})
+        metadata["agentlib"] = {"figure_texts": figure_texts(fig)}
+        return metadata
+
+    with_texts._agentlib = True
+    backend_inline._fetch_figure_metadata = with_texts

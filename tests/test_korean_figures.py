@@ -1,0 +1,109 @@
+"""Every figure of a Korean lesson speaks Korean: no Latin-script word in a title, legend,
+axis label, tick label or note, except code names, API names and units.
+
+The words are read from the saved notebook: in a Korean kernel coursekit.i18n records each
+figure's texts, after translation, in the image output's metadata
+(`agentlib.figure_texts`), so this test needs no kernel and no drawing. A figure saved
+without that record (a notebook not re-executed since) fails as such.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from coursekit import i18n
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS = sorted((ROOT / "lessons" / "ko").glob("*.ipynb"))
+
+# Latin words a Korean figure may show: names from the code (parameters, strategies,
+# workloads, classes, tools), API names, and units.
+KEPT = {
+    # parameters and values from the code
+    "keep", "trigger", "cache", "True", "False", "max_tokens", "down_to", "at_least",
+    # strategy and class names (agentlib, coursekit.bench)
+    "cap", "clear", "compact", "notes", "memory", "Clearing", "BatchClearing", "Compactor",
+    "LowWaterCompactor", "SlidingWindow", "Notes", "Team", "delegate",
+    # workloads and tools
+    "audit", "needle", "constraints", "read_file", "list_files", "search",
+    # API names
+    "tool_use", "tool_result", "usage", "input_tokens", "clear_tool_uses_20250919",
+    "compact_20260112", "memory_20250818", "Claude", "Sonnet", "Haiku", "API",
+    # units and marks
+    "K", "M", "x", "s", "ms",
+}
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z_0-9.-]*")
+
+# Lesson 7 is being rewritten by another change; its Korean notebook is re-executed there.
+# Follow-up (issue 25): re-execute lessons/ko/07 after that change and delete this entry.
+NOT_YET = {"07_choosing_and_combining.ipynb": "lesson 7 follow-up: re-execute in Korean"}
+
+
+def figures(path: Path) -> list[tuple[str, list[str] | None]]:
+    """(cell id, the figure's texts or None if unrecorded) for each image output."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    found = []
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            if "image/png" in out.get("data", {}):
+                record = out.get("metadata", {}).get("agentlib", {})
+                found.append((cell["id"], record.get("figure_texts")))
+    return found
+
+
+def foreign(text: str) -> list[str]:
+    words = []
+    text = re.sub(r"\d(?:\.\d+)?e[+-]?\d+", " ", text)  # 1e+06 is a number
+    for word in LATIN_WORD.findall(text):
+        bare = word.strip(".-")
+        if not bare or bare in KEPT or any(ch.isdigit() for ch in bare) or "_" in bare:
+            continue
+        if re.fullmatch(r"[A-Z]{1,3}", bare):  # K, M, MB, RAM-like units and marks
+            continue
+        words.append(bare)
+    return words
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_korean_figures_have_no_english_words(path):
+    if path.name in NOT_YET:
+        pytest.xfail(NOT_YET[path.name])
+    bad, unrecorded = [], []
+    for cell_id, texts in figures(path):
+        if texts is None:
+            unrecorded.append(cell_id)
+            continue
+        for text in texts:
+            if foreign(text):
+                bad.append(f"{cell_id}: {text!r} ({', '.join(foreign(text))})")
+    assert not unrecorded, (f"{path.name}: figures saved without their texts (re-execute the "
+                            f"notebook): cells {unrecorded}")
+    assert not bad, f"{path.name}: English in a Korean figure:\n" + "\n".join(bad)
+
+
+def test_a_template_never_matches_inside_another_phrase(monkeypatch):
+    monkeypatch.setenv("AGENTLIB_LANG", "ko")
+    assert i18n.translate("8,000 tokens") == "토큰 8,000개"
+    assert i18n.translate("input tokens") == "입력 토큰"  # not "토큰 input개"
+    assert i18n.translate("step 12") == "12단계"
+    assert i18n.translate("step slider") == "step slider"  # no number, no template
+
+
+def test_tick_labels_are_translated(monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    monkeypatch.setenv("AGENTLIB_LANG", "ko")
+    fig, ax = plt.subplots()
+    ax.barh(["team: everything", "team: 60 tokens by feel"], [1, 2])
+    i18n.localize_figure(fig)
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    plt.close(fig)
+    assert labels == ["팀: 전부", "팀: 감으로 60 토큰"]
+    assert not any(foreign(label) for label in labels)
