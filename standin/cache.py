@@ -20,6 +20,7 @@ from standin.errors import APIError
 from standin.history import blocks
 
 LOOKBACK = 20
+UNCACHED_TAIL = 4  # the prompt's last tokens (the turn's closing framing) are never cached
 MAX_BREAKPOINTS = 4
 TTLS = ("5m", "1h")
 
@@ -108,7 +109,7 @@ class PromptCache:
             h.update(json.dumps(clean, sort_keys=True, ensure_ascii=False).encode("utf-8"))
             hashes.append(h.copy().hexdigest())
             running += n
-            cum.append(running)
+            cum.append(min(running, max(0, total - UNCACHED_TAIL)))
         read = 0
         for mark in reversed(marks):
             hit = next((i for i in range(mark, max(-1, mark - LOOKBACK - 1), -1)

@@ -28,8 +28,8 @@ def _block_events(i: int, b: dict) -> list[bytes]:
     if kind == "text":
         start, deltas = {"type": "text", "text": ""}, [
             {"type": "text_delta", "text": c} for c in _chunks(b["text"])]
-    elif kind == "tool_use":
-        start = {"type": "tool_use", "id": b["id"], "name": b["name"], "input": {}}
+    elif kind in ("tool_use", "server_tool_use"):  # a server tool's call streams the same way
+        start = {**{k: v for k, v in b.items() if k != "input"}, "input": {}}
         deltas = [{"type": "input_json_delta", "partial_json": c}
                   for c in _chunks(json.dumps(b["input"], ensure_ascii=False))]
     elif kind == "thinking":
