@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from coursekit import i18n
+from coursekit import bench, i18n
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "lessons" / "ko").glob("*.ipynb"))
@@ -38,9 +38,20 @@ KEPT = {
 }
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z_0-9.-]*")
 
-# Lesson 7 is being rewritten by another change; its Korean notebook is re-executed there.
-# Follow-up (issue 25): re-execute lessons/ko/07 after that change and delete this entry.
-NOT_YET = {"07_choosing_and_combining.ipynb": "lesson 7 follow-up: re-execute in Korean"}
+# The benchmark's strategy names ("cache-aware, no bp", "server clear+bp") are names from the
+# code (`coursekit.bench.strategies`), shown as they are; "append-only" has its Korean.
+STRATEGY_NAMES = sorted({name for size in bench.SIZES.values()
+                         for name in bench.strategies(size, None, ".")} - {"append-only"},
+                        key=len, reverse=True)
+
+# Korean lessons whose saved figures predate the catalog (name -> why).
+# Lesson 7: its saved figures still show the tick label 'append-only' (the catalog now says
+# 추가 전용), and lessons/ko/07 cannot be re-executed until the benchmark is re-run: since
+# 0046799 (standin/cache.py: the prompt's last 4 tokens are never cached) the live small rows
+# differ from bench/results/results.csv and the lesson's `assert ... "re-run the benchmark"`
+# fails, in English too. Follow-up: re-run the benchmark, re-execute lessons/07 and
+# lessons/ko/07, delete this entry.
+NOT_YET = {"07_choosing_and_combining.ipynb": "lesson 7: re-execute after the benchmark re-run"}
 
 
 def figures(path: Path) -> list[tuple[str, list[str] | None]]:
@@ -58,6 +69,8 @@ def figures(path: Path) -> list[tuple[str, list[str] | None]]:
 def foreign(text: str) -> list[str]:
     words = []
     text = re.sub(r"\d(?:\.\d+)?e[+-]?\d+", " ", text)  # 1e+06 is a number
+    for name in STRATEGY_NAMES:
+        text = text.replace(name, " ")
     for word in LATIN_WORD.findall(text):
         bare = word.strip(".-")
         if not bare or bare in KEPT or any(ch.isdigit() for ch in bare) or "_" in bare:

@@ -27,13 +27,6 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     # lessons/ko/README.md's seed map quotes the seed articles' own section titles.
     ("lessons/ko/README.md", "-", "컴팩션"): "a seed article's section title, quoted",
     ("lessons/ko/README.md", "-", "스텝"): "a seed article's section title, quoted",
-    # Lesson 7 (lessons/ko, solutions/ko, exercises/ko): another change is rewriting lesson 7;
-    # follow-up: the editor's pass over lesson 7's Korean (see the report of issue 25). Its
-    # text is moving while that change lands, so the allowance is the whole file ("*": every
-    # rule); the report lists the hits as of this change.
-    ("lessons/ko/07_choosing_and_combining.ipynb", "", "*"): "lesson 7 follow-up",
-    ("solutions/ko/07_choosing_and_combining.ipynb", "", "*"): "lesson 7 follow-up",
-    ("exercises/ko/07_choosing_and_combining.ipynb", "", "*"): "lesson 7 follow-up",
     # classroom/checks/ko.py: the grader is being rewritten there; follow-up: issue 25 item 4
     # (check feedback fully Korean) replaces these words with the style sheet's.
     ('classroom/checks/ko.py', 'ex1.estimate_tokens / rounds up: 5 chara', '\\d토큰'): "check catalog follow-up",
@@ -192,7 +185,7 @@ def test_prerequisites_heading_and_closing(path):
     reader on with -세요."""
     nb = json.loads(path.read_text(encoding="utf-8"))
     md = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
-    if path.parent.parent.name == "lessons" and "07_" not in path.name:
+    if path.parent.parent.name == "lessons":
         first = md[0]
         if "선수" in first or "사전 지식" in first or "**" in first:
             assert "선수" not in first
