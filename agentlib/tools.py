@@ -249,7 +249,11 @@ class Toolbox:
                 result = tool["handler"](args)
         except Exception as exc:  # the model sees the error, never a traceback
             return tool_error(tool_use_id, f"Error: {type(exc).__name__}: {exc}")
-        return {"type": "tool_result", "tool_use_id": tool_use_id, "content": str(result)}
+        blocks = isinstance(result, list) and all(isinstance(b, dict) and "type" in b
+                                                   for b in result) and result
+        # a list of content blocks (e.g. tool_reference) goes as it is; anything else as text
+        return {"type": "tool_result", "tool_use_id": tool_use_id,
+                "content": result if blocks else str(result)}
 
     def run_all(self, message: dict) -> dict:
         """The user message that answers every tool_use block of an assistant message,

@@ -41,6 +41,7 @@ LESSONS = [  # (label, lesson notebook, exercise notebook or None)
     ("07 choosing and combining", "07_choosing_and_combining", "07_choosing_and_combining"),
     ("08 sub-agents", "08_subagents_and_context_isolation",
      "08_subagents_and_context_isolation"),
+    ("09 tools in the window", "09_tools_in_the_window", "09_tools_in_the_window"),
 ]
 
 

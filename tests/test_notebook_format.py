@@ -35,7 +35,7 @@ def test_notebook_metadata(path):
         assert "execution" not in cell.get("metadata", {})  # no timings
 
 
-# The lessons, 01 to 08, with 05b after 05; not the start page, not the appendices.
+# The lessons, 01 to 09, with 05b after 05; not the start page, not the appendices.
 LESSONS = sorted(p for p in (ROOT / "lessons").glob("*.ipynb")
                  if re.match(r"0[1-9][a-z]?_", p.name))
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
@@ -51,7 +51,7 @@ def exercise_of(lesson: Path) -> str:
 
 def test_the_lessons_are_in_order_with_05b_after_05():
     names = [p.name[:3] for p in LESSONS]
-    assert names == ["01_", "02_", "03_", "04_", "05_", "05b", "06_", "07_", "08_"]
+    assert names == ["01_", "02_", "03_", "04_", "05_", "05b", "06_", "07_", "08_", "09_"]
 
 
 def markdown_cells(path: Path) -> list[str]:
