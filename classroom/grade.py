@@ -159,9 +159,9 @@ def grade_one(sub: Submission, columns: list[tuple[str, str, float]], options: d
     exercises = list(dict.fromkeys(ex for ex, _, _ in columns))
     (work / "shared").mkdir(parents=True, exist_ok=True)
     job = {"cells": sub.cells, "exercises": exercises, "work": str(work), "site": str(site),
-           "kernel_site": str(kernel or site), "mode": mode, "cell_timeout": options["cell_timeout"],
-           "check_timeout": options["check_timeout"], "deadline": options["deadline"],
-           "limits": options["limits"]}
+           "kernel_site": str(kernel or site), "mode": mode,
+           "cell_timeout": options["cell_timeout"], "check_timeout": options["check_timeout"],
+           "deadline": options["deadline"], "limits": options["limits"]}
     hard = options["deadline"] + len(exercises) * (options["check_timeout"] + 10) + 90
     start = time.monotonic()
     proc = subprocess.Popen([sys.executable, "-P", "-m", "classroom.grader.worker"],

@@ -366,22 +366,38 @@ OWN_NOTE = ("uses the course's own {names}; write it yourself: the class grader 
             "points to a check passed that way")
 TAMPERED = ("{what} while it ran: the grader cannot tell whose code ran, so the check earns "
             "no points")
+SOURCE_TAMPERED = ("its notebook's code names {names}, which no exercise needs and which could "
+                   "switch off the grader's watch: the check earns no points")
 CHECKS_NOTE = ("uses the exercise checks' own {names}; write it yourself: the class grader's "
                "kernel cannot import classroom.checks")
 
 
-def _judged(result: Result, seen: tuple[list[str], list[str]], specs: tuple[str, ...],
-            mode: str) -> Result:
+def _seen(watch: Any, mark: Any, ns: Any, c: Check) -> tuple[list[str], list[str], list[str]]:
+    """(declared code the check's calls ran, how the watch was switched off while they
+    ran, what of the watch the notebook's source names): the watch's log since `mark`,
+    and, from the grader, its own reading of the source (`source_findings`)."""
+    hits, tampered = watch.since(mark)
+    findings = getattr(ns, "source_findings", None)
+    if findings is None:
+        return hits, tampered, []
+    used, named = findings(c.needs)
+    return [*hits, *used], tampered, named
+
+
+def _judged(result: Result, seen: tuple[list[str], list[str], list[str]],
+            specs: tuple[str, ...], mode: str) -> Result:
     """`result`, unless the calls of its check ran declared code: then a failure saying so
     (`mode` "fail", the grader) or the same result with a note (`mode` "note", a notebook)."""
-    hits, tampered = seen
+    hits, tampered, named = seen
     names = ownwork.used(hits, specs)
-    if (not names and not tampered) or result.status in ("todo", "missing"):
+    if (not names and not tampered and not named) or result.status in ("todo", "missing"):
         return result
     if names:
         detail = (OWN_FAIL if mode == "fail" else OWN_NOTE).format(names=_quoted(names))
-    else:
+    elif tampered:
         detail = TAMPERED.format(what=tampered[0])
+    else:
+        detail = SOURCE_TAMPERED.format(names=_quoted(named))
     if mode == "fail":
         return Result(result.exercise, result.check, "fail", detail, result.hint)
     return Result(result.exercise, result.check, result.status, result.detail, result.hint,
@@ -535,7 +551,8 @@ def run_checks(names: str | Iterable[str], namespace: Any,
                 mark = watch.mark() if watch is not None else None
                 result = _run_one(c, ns, timeout)
                 if watch is not None:
-                    result = _judged(result, watch.since(mark), specs, own_work)
+                    result = _judged(result, _seen(watch, mark, namespace, c), specs,
+                                     own_work)
                 if borrowed and result.status == "pass" and not result.note:
                     result = Result(ex, c.title, result.status, result.detail, result.hint,
                                     CHECKS_NOTE.format(names=_quoted(borrowed)))
@@ -597,6 +614,6 @@ def assert_check(exercise: str, title: str, namespace: dict | None = None) -> No
     mark = watch.mark() if watch is not None else None
     result = _run_one(found[0], _traced(ns, found[0].needs, watch), CHECK_TIMEOUT)
     if watch is not None:
-        result = _judged(result, watch.since(mark), specs, "fail")
+        result = _judged(result, _seen(watch, mark, ns, found[0]), specs, "fail")
     if result.status != "pass":
         raise AssertionError(result.line())

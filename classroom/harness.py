@@ -188,6 +188,7 @@ def _globals(fn: Callable) -> dict | None:
 # ---------------------------------------------------------------- ex7: the learner's pipeline
 
 PIPELINE_KEYS = ("context", "toolbox", "system", "extra_tools", "extra", "cache")
+KEYS_TEXT = ", ".join(PIPELINE_KEYS)
 
 
 def _raised(what: str, exc: BaseException) -> str:
@@ -206,11 +207,11 @@ def run_pipeline(fn, client, work, notes_dir: str, max_steps: int, max_tokens: i
     except Exception as e:
         return {"error": _raised("pipeline(client, workload, notes_dir)", e)}
     if not isinstance(spec, dict):
-        return {"error": f"pipeline should return a dict with keys among {', '.join(PIPELINE_KEYS)}; "
+        return {"error": f"pipeline should return a dict with keys among {KEYS_TEXT}; "
                          f"got {type(spec).__name__}"}
     unknown = sorted(set(spec) - set(PIPELINE_KEYS))
     if unknown:
-        return {"error": f"unknown key(s) {', '.join(map(repr, unknown))}: use {', '.join(PIPELINE_KEYS)}"}
+        return {"error": f"unknown key(s) {', '.join(map(repr, unknown))}: use {KEYS_TEXT}"}
     context = spec.get("context") or []
     if not isinstance(context, list | tuple) or not all(callable(s) for s in context):
         return {"error": "'context' should be a list of strategies (callables: messages -> "

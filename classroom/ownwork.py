@@ -111,7 +111,7 @@ def texts(specs: Iterable[str]) -> dict[str, str]:
     for spec in specs:
         try:
             found.update(resolve(spec)[1])
-        except (ImportError, AttributeError, KeyError):
+        except Exception:  # noqa: BLE001
             continue
     return found
 
@@ -166,7 +166,7 @@ class Watch:
         for spec in self.specs:
             try:
                 codes, found = resolve(spec)
-            except (ImportError, AttributeError, KeyError):
+            except Exception:  # noqa: BLE001 (a spec that names nothing watches nothing)
                 self.unresolved.append(spec)
                 continue
             self.texts.update(found)
@@ -184,6 +184,9 @@ class Watch:
         self._threads_always = False
         self._owner = threading.get_ident()
         self._tracer = self._trace  # one bound method, so that `is` can tell it is still set
+        # bound now, in the instance: a notebook that patches the class later changes nothing
+        self._match, self.start, self.stop = self._match, self.start, self.stop
+        self.mark, self.since = self.mark, self.since
 
     def watches_anything(self) -> bool:
         return bool(self._by_id or self.texts)

@@ -683,9 +683,8 @@ def test_the_watch_sees_threads_texts_and_tampering() -> None:
 
 
 EVADES_EX2 = '''
-import concurrent.futures, json, subprocess, sys
+import concurrent.futures, importlib, json, subprocess, sys
 from agentlib.context import truncate as _truncate
-from agentlib.context.truncate import safe_start as _safe_start
 
 POOL = concurrent.futures.ThreadPoolExecutor(1)
 POOL.submit(lambda: None).result()  # its thread starts here, before any check
@@ -698,12 +697,25 @@ def find_split(messages):  # the course's code, in another process
                          capture_output=True, text=True)
     return json.loads(out.stdout)
 
-def safe_truncate(messages, keep):  # switches the watch off first
-    sys.settrace(None)
-    return messages[_safe_start(messages, max(0, len(messages) - keep)):]
+def safe_truncate(messages, keep):  # switches the watch off, by names no reading sees
+    getattr(sys, "set" + "trace")(None)
+    start = getattr(importlib.import_module("agentlib.context." + "truncate"), "safe_start")
+    return messages[start(messages, max(0, len(messages) - keep)):]
 
 def pin_task(messages, keep):  # in a thread made before the checks
     return POOL.submit(_truncate, messages, keep + 1).result()
+'''
+
+
+BLINDS_EX2 = '''
+import threading
+_watch = threading.gettrace().__self__  # the grader's watch, blinded before any check
+for known in (_watch._by_id, _watch._by_value, _watch._by_shape):
+    known.clear()
+from agentlib.context import truncate as cut
+
+def safe_truncate(messages, keep):
+    return cut(messages, keep, pin_task=False, marker=False)
 '''
 
 
@@ -737,6 +749,7 @@ def graded_ex2(tmp_path_factory: pytest.TempPathFactory) -> dict:
         "find_split": "from classroom.checks.lesson02 import orphan_index\n"
                       "def find_split(messages):\n    return orphan_index(messages)"})
     ex2_notebook(folder / "evades.ipynb", append=EVADES_EX2)
+    ex2_notebook(folder / "blinds.ipynb", append=BLINDS_EX2)
     proc = subprocess.run(
         [sys.executable, "-m", "classroom.grade", str(folder), "--csv", str(out_csv),
          "--jobs", "2", "--cell-timeout", "60", "--check-timeout", "30", "--deadline", "240"],
@@ -769,6 +782,7 @@ def test_an_honest_notebook_gets_full_marks(graded_ex2: dict) -> None:
 def test_delegating_to_the_course_earns_nothing_and_the_report_says_so(graded_ex2: dict) -> None:
     rows, results = graded_ex2["rows"], graded_ex2["results"]
     assert rows["delegates"]["passed"] == rows["evades"]["passed"] == "0"
+    assert rows["blinds"]["passed"] == "0"  # the grader reads the source too
     details = {ex: {r["detail"] for r in rs} for ex, rs in results["delegates"].items()}
     assert details == {
         "ex2.find_split": {"uses the course's own `validate`; write it yourself: a check "
@@ -815,3 +829,57 @@ def test_the_learners_kernel_gets_the_agent_and_the_kit_but_no_checks(tmp_path: 
         env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(kernel),
              "PYTHONNOUSERSITE": "1", "AGENTLIB_OFFLINE": "1", "HOME": str(tmp_path)})
     assert probe.stdout.strip() == "refused: No module named 'classroom.checks'", probe.stderr
+
+
+def test_returning_the_courses_prompt_is_not_writing_one(capsys: pytest.CaptureFixture[str]) -> None:
+    grading.check("ex5.structured_prompt", ns_with(
+        "from agentlib.context.summary import STRUCTURED_PROMPT\n"
+        "def summary_prompt():\n    return STRUCTURED_PROMPT"))
+    assert "NOTE  ex5.structured_prompt: uses the course's own `STRUCTURED_PROMPT`;" in (
+        capsys.readouterr().out)
+
+
+def test_blinding_the_watch_does_not_help_the_grader_reads_the_source(graded_ex2: dict) -> None:
+    blinds = {ex: rs[0]["detail"] for ex, rs in graded_ex2["results"]["blinds"].items()}
+    assert blinds["ex2.safe_truncate"].startswith("uses the course's own `truncate`")
+    assert blinds["ex2.find_split"] == (
+        "its notebook's code names `__self__` and `gettrace`, which no exercise needs and "
+        "which could switch off the grader's watch: the check earns no points")
+
+
+def test_the_graders_reading_of_the_source() -> None:
+    from classroom.grader import sources
+
+    specs = sorted({s for ex in ("ex2.find_split", "ex2.pin_task") for s in
+                    grading.declared_for(ex)})
+    names = ["find_split", "safe_truncate", "pin_task"]
+
+    def read(*sources_: str) -> tuple[dict, list]:
+        cells = [{"source": x} for x in sources_]
+        return sources.uses(cells, names, specs), sources.tampering(cells)
+
+    assert read(ALIASED_EX2) == ({"find_split": ["agentlib.messages:validate"],
+                                  "safe_truncate": ["agentlib.context.truncate:truncate"],
+                                  "pin_task": ["agentlib.context.truncate:truncate"]}, [])
+    copied = COPIED_EX2.removeprefix(HONEST_EX2)
+    assert read(HONEST_EX2, copied)[0] == {
+        "safe_truncate": ["agentlib.context.truncate:safe_start"],
+        "pin_task": ["agentlib.context.truncate:truncate"]}
+    assert read(HONEST_EX2) == ({}, [])
+    own = "from agentlib.context import truncate\ndef truncate(m, k):\n    return m[-k:]\n" \
+          "def safe_truncate(messages, keep):\n    return truncate(messages, keep)"
+    assert read(own) == ({}, [])  # the learner's own function of the same name
+    top = "from agentlib.context import truncate\nEXAMPLE = truncate([], 1)\n" \
+          "def safe_truncate(messages, keep):\n    return EXAMPLE or messages[-keep:]"
+    assert read(top) == ({}, [])  # a value computed at the top level is data
+    assert read(BLINDS_EX2)[1] == ["__self__", "gettrace"]
+    for folder in ("solutions", "exercises"):  # no course notebook reads as a trick
+        for path in sorted((ROOT / folder).glob("*.ipynb")):
+            nb = nbformat.read(path, as_version=4)
+            cells = [{"source": c.source} for c in nb.cells if c.cell_type == "code"]
+            every = sorted({n for ex in nb.metadata["agentlib"]["exercises"]
+                            for c in grading.CHECKS[ex] for n in c.needs})
+            declared = sorted({s for ex in nb.metadata["agentlib"]["exercises"]
+                               for s in grading.declared_for(ex)})
+            assert sources.uses(cells, every, declared) == {}, path
+            assert sources.tampering(cells) == [], path

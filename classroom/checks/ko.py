@@ -22,6 +22,11 @@ PHRASES_KO: dict[str, str] = {
     "{what} while it ran: the grader cannot tell whose code ran, so the check earns no "
     "points": "실행 중에 {what}: 누구의 코드가 실행됐는지 채점기가 알 수 없으므로 이 검사는 "
               "점수를 받지 못합니다",
+    "its notebook's code names {names}, which no exercise needs and which could switch off "
+    "the grader's watch: the check earns no points": "노트북 코드가 어떤 연습 문제에도 필요 "
+                                                      "없는 {names}을(를) 씁니다. 채점기의 "
+                                                      "감시를 끌 수 있는 것이므로 이 검사는 "
+                                                      "점수를 받지 못합니다",
     "switched off the watch ({event})": "채점기의 감시를 껐습니다({event})",
     "switched off the watch of new threads ({event})": "새 스레드에 대한 채점기의 감시를 "
                                                        "껐습니다({event})",

@@ -233,11 +233,15 @@ class Session(Codec):
 class RemoteNamespace:
     """The learner's globals as a check sees them: names that exist, as remote functions."""
 
-    def __init__(self, session: Session, names: dict, why_missing: dict[str, str]) -> None:
+    def __init__(self, session: Session, names: dict, why_missing: dict[str, str],
+                 source_uses: dict[str, list[str]] | None = None,
+                 source_tampering: list[str] = ()) -> None:
         self.session = session
         self._names = {n: m for n, m in names.items() if m}
         self._why = why_missing
         self._cache: dict[str, RemoteFunction] = {}
+        self._source_uses = dict(source_uses or {})
+        self._source_tampering = list(source_tampering)
 
     def __contains__(self, name: object) -> bool:
         return name in self._names
@@ -253,6 +257,12 @@ class RemoteNamespace:
 
     def get(self, name: str, default: Any = None) -> Any:
         return self[name] if name in self else default
+
+    def source_findings(self, names: tuple[str, ...]) -> tuple[list[str], list[str]]:
+        """The grader's own reading of the cells (classroom/grader/sources.py): (declared
+        things the code of `names` refers to, the watch's machinery the notebook names)."""
+        used = [h for n in names for h in self._source_uses.get(n, [])]
+        return used, list(self._source_tampering)
 
     @property
     def watch(self) -> Session:

@@ -9,7 +9,9 @@ on stdout) holds a result per check, notes and the time taken. This process neve
 the learner's code: it sends the cells to the sandbox, waits for each with a time limit,
 then runs the checks, whose calls to the learner's functions cross the boundary. It
 also sends what the exercises ask the learner to write (`grading.own_work`): the sandbox
-watches for it, and a check whose calls ran it fails here (`own_work="fail"`).
+watches for it, this process reads the cells for it too (classroom/grader/sources.py),
+and a check whose calls ran it, or whose functions' code names it, fails here
+(`own_work="fail"`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from classroom import grading, ownwork
+from classroom.grader import sources
 from classroom.grader.channel import ChannelBroken, ChannelClosed, ChannelTimeout
 from classroom.grader.remote import GRACE, RemoteNamespace, Session
 from classroom.grader.sandbox import Limits, Sandbox, start
@@ -152,7 +155,9 @@ def grade(job: dict) -> dict:
             session = Session(box, ownwork.texts(specs))
             ns = RemoteNamespace(session, {n: run.names.get(n) for n in names},
                                  why_missing(cells, run.errors, {n: run.names.get(n)
-                                                                 for n in names}))
+                                                                 for n in names}),
+                                 sources.uses(cells, names, specs) if specs else {},
+                                 sources.tampering(cells) if specs else [])
             with contextlib.redirect_stdout(io.StringIO()):  # stdout carries the answer
                 results = grading.run_checks(exercises, ns, float(job["check_timeout"]),
                                              own_work="fail")
