@@ -606,4 +606,44 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "입력 가격으로, cache_read와 cache_write는 각자의 가격으로, 출력은 출력 가격으로 "
         "계산하며, 모두 백만 토큰당 가격입니다",
     ),
+    ("ex9.definition_share", "the definitions' tokens over the request's, counted exactly"): (
+        "정의의 토큰을 요청의 토큰으로 나눈 값을 정확히 센다",
+        "정의가 차지하는 토큰은 tokens.count([], tools=tools)입니다. 그 값을 요청의 "
+        "input_tokens로 나누세요(문자 수 / 4 추정은 쓰지 마세요)",
+    ),
+    ("ex9.definition_share", "no tools: a share of 0"): (
+        "도구가 없으면 비율은 0이다",
+        "tokens.count([], tools=[])는 0입니다. 오류 대신 0.0을 반환하세요",
+    ),
+    ("ex9.choose_deferred", "defers every client tool but the ones kept loaded"): (
+        "로드해 둘 도구를 뺀 모든 클라이언트 도구를 지연시킨다",
+        "도구마다 확인하세요: 서버 도구('type'이 있는 도구)와 keep_loaded에 이름이 있는 도구는 "
+        "그대로 두고, 나머지는 모두 {**tool, 'defer_loading': True}로 바꾸세요",
+    ),
+    ("ex9.choose_deferred", "the API accepts the tools: the search tool is never deferred"): (
+        "API가 도구 목록을 받아들인다: 검색 도구는 지연시키지 않는다",
+        "'type'이 있는 도구(도구 검색 도구)는 로드된 채로 두어야 합니다. 검색 도구 자체를 "
+        "지연시키면 API가 400으로 답합니다",
+    ),
+    ("ex9.choose_deferred", "does not change its input"): (
+        "입력을 바꾸지 않는다",
+        "받은 dict에 키를 설정하지 말고 새 dict({**tool, 'defer_loading': True})를 만드세요",
+    ),
+    ("ex9.search_tools", "returns at most `top` tool_reference blocks, each naming a client "
+     "tool in `tools`"): (
+        "`tools`에 있는 클라이언트 도구를 가리키는 tool_reference 블록을 최대 `top`개 반환한다",
+        "가장 잘 맞는 도구들을 [{'type': 'tool_reference', 'tool_name': name}, ...]으로 "
+        "반환하세요. 이름만 담은 문자열이나 텍스트는 안 됩니다",
+    ),
+    ("ex9.search_tools", "finds a tool from the words of its name"): (
+        "이름에 든 단어로 도구를 찾는다",
+        "도구의 이름과 설명에서 쿼리의 단어를 몇 개 찾았는지로 점수를 매기세요. 'get_oncall'이 "
+        "'get oncall'과 맞도록 이름을 '_'로 나누세요",
+    ),
+    ("ex9.search_tools", "the agent answers the incident with it as its only way to find "
+     "tools"): (
+        "이 함수가 도구를 찾는 유일한 방법일 때 에이전트가 인시던트에 답한다",
+        "에이전트는 몇 단어로 search_tools(query)를 호출합니다. 반환한 참조가 그 도구들을 "
+        "로드합니다",
+    ),
 }
