@@ -415,6 +415,7 @@ def test_grading_is_bounded_in_time(graded: dict) -> None:
     assert graded["elapsed"] < 240, graded["elapsed"]
 
 
+@pytest.mark.heavy  # two whole grader runs, one killed: with --all only
 def test_a_rerun_resumes_and_a_killed_grader_keeps_its_rows(tmp_path: Path) -> None:
     folder, out_csv = tmp_path / "subs", tmp_path / "grades.csv"
     for name in ("a1", "a2", "a3"):
@@ -450,6 +451,7 @@ def test_a_rerun_resumes_and_a_killed_grader_keeps_its_rows(tmp_path: Path) -> N
 # ---------------------------------------------------------------- without namespaces, other users
 
 
+@pytest.mark.heavy  # a whole grader run in the other sandbox: with --all only
 def test_the_process_level_sandbox_grades_the_same(tmp_path: Path) -> None:
     folder, out_csv = tmp_path / "subs", tmp_path / "grades.csv"
     chosen = {k: v for k, v in {**HONEST, **tricks(folder, out_csv, tmp_path / "m")}.items()
@@ -481,6 +483,7 @@ def _can_run_as_nobody() -> str:
     return "" if probe.returncode == 0 else "this Python is not usable by an unprivileged user"
 
 
+@pytest.mark.heavy  # a whole grader run as another user: with --all only
 @pytest.mark.skipif(bool(_can_run_as_nobody()), reason=_can_run_as_nobody() or "-")
 @pytest.mark.skipif(not namespaces_work(), reason="user namespaces are not available here")
 def test_an_unprivileged_teacher_gets_the_same_grades() -> None:
