@@ -8,6 +8,9 @@ minutes, so CI runs it as its own step after the tests (.ci/run: `course.py live
 tests/test_live_check.py
 """
 
+import contextlib
+import importlib.util
+import io
 import os
 import subprocess
 import sys
@@ -80,15 +83,27 @@ def test_the_budget_stops_the_pass_cleanly_in_the_first_notebook_over_it(books, 
     assert "AGENTLIB_BUDGET_USD" in out.stdout and "c_after" not in out.stdout
 
 
+def in_process(*args) -> tuple[int, str]:
+    """The command's refusals, which stop before any kernel: its main() called here, not
+    in a Python of its own (same code, without a process start and its imports)."""
+    spec = importlib.util.spec_from_file_location("live_check_script", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = module.main([str(a) for a in args])
+    return code, out.getvalue()
+
+
 def test_claude_needs_a_key_and_says_so(books, monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    out = live_check(books["after"], "--claude")
-    assert out.returncode == 2 and "needs ANTHROPIC_API_KEY" in out.stdout
+    code, printed = in_process(books["after"], "--claude")
+    assert code == 2 and "needs ANTHROPIC_API_KEY" in printed
 
 
 def test_it_refuses_to_write_over_the_lessons(books):
-    out = live_check(books["after"], "--out", ROOT / "lessons")
-    assert out.returncode == 2 and "never writes over lessons/" in out.stdout
+    code, printed = in_process(books["after"], "--out", ROOT / "lessons")
+    assert code == 2 and "never writes over lessons/" in printed
 
 
 def test_a_budget_of_five_cents_stops_the_lessons_cleanly_in_the_first_over_it(tmp_path):
