@@ -9,11 +9,20 @@ lesson 01 and checks that no cell shows an error; moves the context-window viewe
 slider with the keyboard and checks that the view changes. Screenshots go to --out. It
 stops only the processes it started. Exit status 0: passed; 1: failed; 3: skipped (no
 Chromium on this machine; the message says how to install it).
+
+It never waits for a fixed time: every step waits for the condition it needs (the
+notebook loaded, its kernel connected, idle and described, every cell run, the viewer
+drawn, the caption changed), each with a deadline generous enough for a cold machine,
+and reads what JupyterLab holds (its notebook model, through `window.jupyterapp`, which
+this JupyterLab exposes) rather than what happens to be drawn on screen. JupyterLab runs
+with settings and workspaces of its own (nothing of yours is read or changed) and
+without autosave, so that whether a file is written cannot depend on how long a run took.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import secrets
@@ -56,11 +65,33 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_lab(root: Path, port: int, token: str, log: Path) -> subprocess.Popen:
-    """JupyterLab on 127.0.0.1:port in its own process group (so we stop exactly it)."""
+SETTINGS = {  # this JupyterLab's own user settings
+    "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
+    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false",
+                                                    "checkForUpdates": False},
+}
+
+
+def lab_folders(state: Path) -> tuple[Path, Path]:
+    """(settings, workspaces) folders of the test's own, under `state`."""
+    settings, workspaces = state / "settings", state / "workspaces"
+    for name, values in SETTINGS.items():
+        path = settings / f"{name}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values), encoding="utf-8")
+    workspaces.mkdir(parents=True, exist_ok=True)
+    return settings, workspaces
+
+
+def start_lab(root: Path, port: int, token: str, log: Path, state: Path) -> subprocess.Popen:
+    """JupyterLab on 127.0.0.1:port in its own process group (so we stop exactly it), with
+    settings and workspaces under `state` and its app object reachable from the page."""
+    settings, workspaces = lab_folders(state)
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--ServerApp.root_dir={root}",
            "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-           f"--IdentityProvider.token={token}", "--ServerApp.port_retries=0"]
+           f"--IdentityProvider.token={token}", "--ServerApp.port_retries=0",
+           f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={workspaces}",
+           "--LabApp.expose_app_in_browser=True"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
     env = dict(os.environ, AGENTLIB_OFFLINE="1", PYTHONHASHSEED="0")
@@ -69,7 +100,7 @@ def start_lab(root: Path, port: int, token: str, log: Path) -> subprocess.Popen:
                             start_new_session=True)
 
 
-def wait_ready(port: int, token: str, proc: subprocess.Popen, seconds: float = 90) -> None:
+def wait_ready(port: int, token: str, proc: subprocess.Popen, seconds: float = 180) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -84,18 +115,133 @@ def wait_ready(port: int, token: str, proc: subprocess.Popen, seconds: float = 9
     raise RuntimeError(f"JupyterLab did not answer on port {port} within {seconds:.0f} s")
 
 
-def open_notebook(page, base: str, path: str) -> None:
-    """Open `path` and wait until its kernel is idle."""
-    page.goto(f"{base}/lab/tree/{path}?token={page.token}")
-    page.wait_for_selector(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook", timeout=60_000)
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
-        ".jp-Notebook-ExecutionIndicator')].some(e => e.dataset.status === 'idle')",
-        timeout=90_000)
+# Deadlines, in milliseconds. Every wait ends as soon as its condition holds; these only
+# bound a step that is stuck, so they are set for a cold machine (first start of Python,
+# JupyterLab and Chromium, nothing cached), not for a warm one.
+LOAD = 240_000  # a page, its notebook and the notebook's kernel, started and connected
+RUN = 900_000  # Run All Cells of a lesson
+DRAWN = 120_000  # a widget drawn after its cell ran; a caption redrawn after a key press
+
+SETTLED = """(path) => {
+  const app = window.jupyterapp, w = app && app.shell.currentWidget;
+  if (!w || !w.context || w.context.path !== path || !w.context.isReady || !w.model) {
+    return false;
+  }
+  const session = w.sessionContext, kernel = session.session && session.session.kernel;
+  return session.isReady && !!kernel && kernel.connectionStatus === 'connected'
+    && kernel.status === 'idle' && w.content.widgets.length === w.model.cells.length;
+}"""
+"""The notebook at `path` is the current tab, loaded and drawn, its kernel connected and idle."""
+
+AFTER_KERNEL = """async () => {
+  const w = window.jupyterapp.shell.currentWidget, kernel = w.sessionContext.session.kernel;
+  await kernel.info;  // JupyterLab writes the notebook's language_info and kernelspec
+  await kernel.spec;  // from these two, in callbacks registered before ours: they ran
+  await new Promise(done => setTimeout(done, 0));
+  return {dirty: w.model.dirty, model: w.model.toJSON()};
+}"""
+"""What opening a notebook does once its kernel is there has happened: is it marked changed?"""
+
+WATCH_RUN = """() => {
+  const w = window.jupyterapp.shell.currentWidget;
+  window.__courseRun = {started: false};
+  for (const cell of w.model.cells) {
+    if (cell.type === 'code') {
+      cell.stateChanged.connect((_, change) => {
+        if (change.name === 'executionState' && change.newValue === 'running') {
+          window.__courseRun.started = true;
+        }
+      });
+    }
+  }
+}"""
+"""Before Run All: note when a cell starts running (so the wait below cannot end early)."""
+
+RAN = """() => {
+  const w = window.jupyterapp.shell.currentWidget;
+  const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
+  return window.__courseRun.started && !!kernel && kernel.status === 'idle'
+    && [...w.model.cells].every(c => c.type !== 'code' || c.executionState !== 'running');
+}"""
+"""Run All has run: a cell started, none is still running or queued, the kernel is idle."""
+
+ERRORS = """() => {
+  const w = window.jupyterapp.shell.currentWidget, found = [];
+  for (const cell of w.model.cells) {
+    if (cell.type !== 'code') continue;
+    for (const out of cell.outputs.toJSON()) {
+      const text = [].concat(out.text || []).join('');
+      if (out.output_type === 'error') found.push(`${out.ename}: ${out.evalue}`);
+      else if (out.output_type === 'stream' && out.name === 'stderr') found.push(text);
+    }
+  }
+  return found.map(t => t.slice(0, 200));
+}"""
+"""The error outputs and stderr texts of the current notebook's cells, as its model holds
+them (every cell, whether or not it is drawn on screen now)."""
+
+KOREAN_CAPTION = """() => {
+  const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+  const texts = [...panel.querySelectorAll('.widget-vbox .widget-html-content')];
+  return /[\uac00-\ud7a3]/.test(texts.map(e => e.textContent).join(' '));
+}"""
 
 
-def dirty(page) -> bool:
-    return page.locator(".lm-TabBar-tab.jp-mod-dirty").count() > 0
+def api(base: str, token: str, path: str, method: str = "GET") -> object:
+    request = urllib.request.Request(f"{base}/api/{path}?token={token}", method=method)
+    with urllib.request.urlopen(request, timeout=60) as r:
+        body = r.read()
+    return json.loads(body) if body else None
+
+
+def stop_kernels(page, base: str) -> None:
+    """Leave the page, then end every session and its kernel (those this test opened)."""
+    page.goto("about:blank")
+    for s in api(base, page.token, "sessions"):
+        api(base, page.token, f"sessions/{s['id']}", method="DELETE")
+
+
+def open_notebook(page, base: str, path: str) -> dict:
+    """Open `path` as the only tab (`?reset`: nothing restored from an earlier page) and wait
+    until it is loaded and drawn and its kernel connected, idle and described; return
+    whether it is then marked changed, and the notebook JupyterLab holds."""
+    page.goto(f"{base}/lab/tree/{path}?reset&token={page.token}")
+    page.wait_for_function(SETTLED, arg=path, timeout=LOAD)
+    return page.evaluate(AFTER_KERNEL)
+
+
+def what_changed(shown: dict, saved: dict) -> str:
+    """Where the notebook JupyterLab holds differs from its file (to say why it is dirty)."""
+    def norm(v):  # a text as one string, however it was split into lines
+        if isinstance(v, list) and v and all(isinstance(x, str) for x in v):
+            return "".join(v)
+        if isinstance(v, dict):
+            return {k: norm(x) for k, x in v.items() if k != "id"}
+        return [norm(x) for x in v] if isinstance(v, list) else v
+
+    a, b = norm(shown), norm(saved)
+    meta_a, meta_b = a.get("metadata", {}), b.get("metadata", {})
+    found = [f"metadata.{k}" for k in sorted(set(meta_a) | set(meta_b))
+             if meta_a.get(k) != meta_b.get(k)]
+    cells_a, cells_b = a.get("cells", []), b.get("cells", [])
+    if len(cells_a) != len(cells_b):
+        found.append(f"{len(cells_a)} cells, {len(cells_b)} saved")
+    for i, (x, y) in enumerate(zip(cells_a, cells_b, strict=False)):
+        keys = sorted(k for k in set(x) | set(y) if x.get(k) != y.get(k))
+        if keys:
+            found.append(f"cell {i}: {', '.join(keys)}")
+    return "; ".join(found[:6]) or "the same content as the file"
+
+
+def holds(expectation) -> bool:  # noqa: ANN001
+    """Whether a Playwright wait (`expect(...)`, `wait_for_function`) met its condition."""
+    from playwright.sync_api import Error
+
+    try:
+        expectation()
+        return True
+    except (AssertionError, Error):
+        return False
 
 
 def check(ok: bool, what: str, failures: list[str]) -> None:
@@ -105,22 +251,17 @@ def check(ok: bool, what: str, failures: list[str]) -> None:
 
 
 def run_all(page) -> list[str]:
-    """Run ▸ Run All Cells on the open notebook, wait until done; the error outputs' texts."""
+    """Run ▸ Run All Cells on the open notebook, wait until every cell has run; the error
+    outputs' texts."""
+    page.evaluate(WATCH_RUN)
     page.click(".lm-MenuBar-itemLabel:text-is('Run')")
     page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
-    page.wait_for_function(
-        "() => { const n = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');"
-        " const busy = [...n.querySelectorAll('.jp-InputPrompt')]"
-        ".some(p => p.textContent.includes('*'));"
-        " const idle = n.querySelector('.jp-Notebook-ExecutionIndicator')?.dataset.status"
-        " === 'idle'; return !busy && idle; }", timeout=150_000)
-    errors = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) "
-                          "[data-mime-type='application/vnd.jupyter.stderr']")
-    return [errors.nth(i).inner_text()[:200] for i in range(errors.count())]
+    page.wait_for_function(RAN, timeout=RUN)
+    return page.evaluate(ERRORS)
 
 
 def session(chromium: str, root: Path, base: str, token: str, out: Path) -> list[str]:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     failures: list[str] = []
     lessons = sorted(p.relative_to(root).as_posix() for p in (root / "lessons").glob("*.ipynb"))
@@ -132,12 +273,18 @@ def session(chromium: str, root: Path, base: str, token: str, out: Path) -> list
             profile, executable_path=chromium, args=flags, headless=True,
             viewport={"width": 1400, "height": 900})
         page = browser.new_page()
+        page.set_default_timeout(DRAWN)
+        page.set_default_navigation_timeout(LOAD)
         page.token = token
         for path in lessons:  # opening a notebook must change nothing
-            open_notebook(page, base, path)
-            page.wait_for_timeout(1500)  # time for anything that would rewrite metadata
-            check(not dirty(page), f"{path} opens without being marked changed", failures)
-        page.screenshot(path=str(out / "01-opened.png"))
+            opened = open_notebook(page, base, path)
+            why = "" if not opened["dirty"] else \
+                f" (it differs from its file in {what_changed(opened['model'], json.loads(before[path]))})"
+            check(not opened["dirty"], f"{path} opens without being marked changed{why}",
+                  failures)
+            if path == lessons[-1]:
+                page.screenshot(path=str(out / "01-opened.png"))
+            stop_kernels(page, base)
 
         open_notebook(page, base, LESSON)
         texts = run_all(page)
@@ -146,40 +293,41 @@ def session(chromium: str, root: Path, base: str, token: str, out: Path) -> list
         page.screenshot(path=str(out / "02-ran-all-cells.png"), full_page=True)
 
         viewer = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .widget-vbox").last
-        viewer.scroll_into_view_if_needed()
         caption = viewer.locator(".widget-html-content").first
-        shown = ""
-        for _ in range(60):  # the live viewer renders after its cell finished: wait for it
-            shown = caption.inner_text() if caption.count() else ""
-            if shown.startswith("step "):
-                break
-            page.wait_for_timeout(500)
-        viewer.locator(".noUi-handle, .widget-slider input, [role=slider]").first.focus()
-        page.keyboard.press("ArrowLeft")
-        page.wait_for_timeout(1000)
-        moved = caption.inner_text()
+        # the live viewer is drawn after its cell finished: wait for its caption
+        drawn = holds(lambda: expect(caption).to_have_text(re.compile(r"^\s*step "),
+                                                           timeout=DRAWN))
+        shown = (caption.text_content() or "").strip() if drawn else ""
+        moved = shown
+        if drawn:
+            viewer.scroll_into_view_if_needed()
+            viewer.locator(".noUi-handle, .widget-slider input, [role=slider]").first.focus()
+            page.keyboard.press("ArrowLeft")
+            if holds(lambda: expect(caption).not_to_have_text(shown, timeout=DRAWN)):
+                moved = (caption.text_content() or "").strip()
         check(shown.startswith("step ") and moved != shown,
               f"the viewer's slider moves with the keyboard ({shown[:16]!r} -> {moved[:16]!r})",
               failures)
         viewer.screenshot(path=str(out / "03-viewer-after-arrow-left.png"))
+        stop_kernels(page, base)
 
         open_notebook(page, base, KOREAN)  # the Korean edition: same code, Korean words
         texts = run_all(page)
         check(not texts, f"{KOREAN}: every cell ran without an error" +
               (f" (first: {texts[0]!r})" if texts else ""), failures)
         panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
-        heading = panel.locator(".jp-RenderedMarkdown h1").first.inner_text()
+        heading = panel.locator(".jp-RenderedMarkdown h1").first
+        # its text whether or not it is on screen (the run scrolled down: innerText is empty)
+        holds(lambda: expect(heading).to_contain_text("레슨 1", timeout=DRAWN))
+        heading_text = (heading.text_content() or "").strip()
+        holds(lambda: page.wait_for_function(KOREAN_CAPTION, timeout=DRAWN))
         captions = panel.locator(".widget-vbox .widget-html-content")
-        caption = ""
-        for _ in range(60):  # the live viewer renders after its cell finished: wait for it
-            caption = " ".join(captions.nth(i).inner_text() for i in range(captions.count()))
-            if re.search("[\uac00-\ud7a3]", caption):
-                break
-            page.wait_for_timeout(500)
-        check("레슨 1" in heading and re.search("[\uac00-\ud7a3]", caption) is not None
-              and "messages ·" not in caption,
-              f"the Korean lesson reads in Korean ({heading[:20]!r}, viewer {caption[:24]!r})",
-              failures)
+        caption_text = " ".join((captions.nth(i).text_content() or "").strip()
+                                for i in range(captions.count()))
+        check("레슨 1" in heading_text and re.search("[\uac00-\ud7a3]", caption_text) is not None
+              and "messages ·" not in caption_text,
+              f"the Korean lesson reads in Korean ({heading_text[:20]!r}, viewer "
+              f"{caption_text[:24]!r})", failures)
         fonts = subprocess.run(["fc-list", ":lang=ko", "family"], capture_output=True,
                                text=True).stdout.split() if shutil.which("fc-list") else []
         if fonts:
@@ -188,6 +336,7 @@ def session(chromium: str, root: Path, base: str, token: str, out: Path) -> list
             print("NOTE  no Korean font on this system: the screenshot shows boxes for Hangul "
                   "(Debian/Ubuntu: `sudo apt install fonts-nanum`)", flush=True)
         page.screenshot(path=str(out / "04-korean-ran-all-cells.png"), full_page=True)
+        stop_kernels(page, base)
         browser.close()
     changed = [p for p in lessons if (root / p).read_bytes() != before[p]]
     check(not changed, "no notebook file was written by opening or running it"
@@ -209,11 +358,11 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="agentlib-browser-") as tmp:
-        root = Path(tmp)
+        root = Path(tmp) / "course"  # what JupyterLab serves; its own state beside it
         for folder in ("lessons", "exercises"):
             shutil.copytree(ROOT / folder, root / folder, ignore=notebooks_only)
         port, token = free_port(), secrets.token_hex(16)
-        proc = start_lab(root, port, token, out / "jupyterlab.log")
+        proc = start_lab(root, port, token, out / "jupyterlab.log", Path(tmp) / "lab")
         try:
             wait_ready(port, token, proc)
             failures = session(chromium, root, f"http://127.0.0.1:{port}", token, out)
