@@ -6,7 +6,9 @@ Jupyter starts a notebook's kernel in the notebook's folder); else "en". So the 
 cell prints English labels in an English notebook and Korean ones in a Korean notebook.
 
 `say(text)` is `text` in the learner's language: English is the key, the Korean catalog is
-`PHRASES` below (a phrase it lacks stays English; tests/test_i18n.py finds those).
+`PHRASES` below (a phrase it lacks stays English; tests/test_i18n.py finds those), and
+`PRINTED` for the sentences the lessons' own code cells print (`print(say("...", n=...))`:
+the same code cell prints English in an English notebook and Korean in a Korean one).
 `use_korean_font()` lets matplotlib draw Hangul with a real Korean font.
 """
 
@@ -53,7 +55,7 @@ def _declared(notebook: str) -> str | None:
 def say(text: str, language: str | None = None, **values: object) -> str:
     """`text` in the learner's language (or `language`), with `values` filled in ({name}
     placeholders)."""
-    phrase = PHRASES.get(text, text) if (language or lang()) == "ko" else text
+    phrase = PHRASES.get(text, PRINTED.get(text, text)) if (language or lang()) == "ko" else text
     return phrase.format(**values) if values else phrase
 
 
@@ -378,6 +380,243 @@ PHRASES.update({
     "append-only": "추가 전용",
     "total input tokens": "전체 입력 토큰",
 })
+
+
+# The sentences the lessons' code cells print, `print(say(TEMPLATE, name=value, ...))`. The
+# templates are str.format templates (format specs such as {n:,} included) and are never
+# matched against drawn text (`translate` reads only PHRASES). Numbers, identifiers, API
+# strings and values stay as they are; tests/test_korean_outputs.py reads the Korean lessons'
+# saved outputs for English sentences.
+PRINTED: dict[str, str] = {
+    "The notebook's version and agentlib's agree: same requests, same history.":
+        "노트북의 버전과 agentlib의 버전이 일치합니다: 요청도 히스토리도 같습니다.",
+    "fitted line: input tokens ~ {a:,.0f} + {b:,.0f} * step":
+        "회귀 직선: 입력 토큰 ~ {a:,.0f} + {b:,.0f} * 단계",
+    "10x the steps: history part x{h:.0f}, cost x{c:.0f}, cached cost x{cc:.0f}":
+        "단계가 10배면: 히스토리 부분 {h:.0f}배, 비용 {c:.0f}배, 캐시 포함 비용 {cc:.0f}배",
+    "on every step; the documented tool-use prompt for {model}: {n}":
+        "(모든 단계에서 같음). 문서에 나온 {model}의 도구 사용 프롬프트: {n}",
+    "max_tokens={m}: {n} requests accepted, the largest {t:,} tokens; then step {i}:":
+        "max_tokens={m}: 요청 {n}번 수락, 가장 큰 요청 {t:,} 토큰. 그다음 {i}단계:",
+    "count_tokens says {n:,} tokens; the window is {w:,}":
+        "count_tokens로 센 크기 {n:,} 토큰, 윈도우 {w:,} 토큰",
+    "refused: {e}":
+        "거부됨: {e}",
+    "sent {n:,} tokens":
+        "{n:,} 토큰 보냄",
+    "step {i}: estimate {n:,}, {outcome}":
+        "{i}단계: 추정치 {n:,}, {outcome}",
+    "tool results: {n:,} of {total:,} tokens ({p:.0%})":
+        "도구 결과: 전체 {total:,} 토큰 중 {n:,} 토큰 ({p:.0%})",
+    "messages in the final history: {n}":
+        "최종 히스토리의 메시지 수: {n}",
+    "request {i}: {m} messages sent, {n:>5,} input tokens":
+        "요청 {i}: 메시지 {m}개 보냄, 입력 토큰 {n:>5,}",
+    "in the cut history:    {i}":
+        "잘라낸 히스토리에서: {i}",
+    "in the full history:   message {i} ({role}), its result is message {j}":
+        "전체 히스토리에서:   메시지 {i} ({role}), 그 결과는 메시지 {j}",
+    "the cut dropped messages 0 .. {a} and kept {b} onwards":
+        "잘라내기가 메시지 0 .. {a}을(를) 버리고 메시지 {b}부터 남겼습니다",
+    "both accepted":
+        "둘 다 수락됨",
+    "{stopped} after {n} requests":
+        "요청 {n}번 뒤 {stopped}",
+    "safe_truncate(full.history, {k}): {a} messages -> {b}: the task, the marker, and messages {i} onwards":
+        "safe_truncate(full.history, {k}): 메시지 {a}개 -> {b}개: 과제, 잘라내기 표시, 그리고 메시지 {i}부터",
+    "safe_truncate == agentlib.context.truncate on {n} cases; every output valid":
+        "safe_truncate == agentlib.context.truncate: 사례 {n}개에서 같고, 모든 출력이 유효합니다",
+    "truncate: 1000 of 1000 cuts valid":
+        "truncate: 잘라내기 1000개 중 1000개 유효",
+    "last_n:   {n} of 1000 cuts valid":
+        "last_n:   잘라내기 1000개 중 {n}개 유효",
+    "'budget' anywhere in the window: {b}":
+        "윈도우 어딘가에 'budget'이 있는가: {b}",
+    "the conversation so far: {n} messages; the window: {w}":
+        "지금까지의 대화: 메시지 {n}개, 윈도우: {w}개",
+    "{kind:<12} {n:>6,} tokens {p:>5.0%}":
+        "{kind:<12} {n:>6,} 토큰 {p:>5.0%}",
+    "the request":
+        "요청 전체",
+    "{label:<12} {n:>6,} tokens (message framing is the rest)":
+        "{label:<12} {n:>6,} 토큰 (나머지는 메시지 틀)",
+    "incident.log: {lines} lines, {chars:,} characters, {n:,} tokens":
+        "incident.log: {lines}줄, {chars:,}자, {n:,} 토큰",
+    "step {i}:":
+        "{i}단계:",
+    "sent {n:,} tokens, then called {calls}":
+        "{n:,} 토큰을 보낸 뒤 호출: {calls}",
+    "same tool definition: {b}":
+        "도구 정의가 같은가: {b}",
+    "{chars:,} characters; it ends in line {i} of 400:":
+        "{chars:,}자. 400줄 가운데 {i}번째 줄에서 끝납니다:",
+    "{chars:,} characters; the end of the page:":
+        "{chars:,}자. 페이지의 끝:",
+    "noticed_cap == agentlib.context.cap.cap on {n:,} pages; every page within budget":
+        "noticed_cap == agentlib.context.cap.cap: 페이지 {n:,}개에서 같고, 모든 페이지가 예산 안에 듭니다",
+    "search('timeout'): {m} matches shown, {n:,} tokens; the last lines:":
+        "search('timeout'): 일치 {m}개 표시, {n:,} 토큰. 마지막 줄:",
+    "search('timeout_s'): {n} tokens":
+        "search('timeout_s'): {n} 토큰",
+    "tool results: search + one read {a:,} tokens; the agent's list + 13 reads {b:,} tokens":
+        "도구 결과: search + 읽기 한 번 {a:,} 토큰, 에이전트의 목록 + 읽기 13번 {b:,} 토큰",
+    "step {i}: {n:>5,} tokens -> {calls}":
+        "{i}단계: {n:>5,} 토큰 -> {calls}",
+    "answers":
+        "답함",
+    "paging: {a} calls, {b:,} tokens in all; search, then read: {c} calls, {d:,}":
+        "페이지 넘기기: 호출 {a}번, 모두 {b:,} 토큰. 검색한 다음 읽기: 호출 {c}번, {d:,} 토큰",
+    "{chars:,} characters; the notice in the middle:\n{middle}":
+        "{chars:,}자. 가운데의 안내문:\n{middle}",
+    "in the tail: {line}":
+        "끝부분: {line}",
+    "cap(search, max_chars=600): {chars} characters, ending:":
+        "cap(search, max_chars=600): {chars}자, 끝부분:",
+    "{kwargs}: lines shown {lines}, {chars:,} characters, {n:,} tokens":
+        "{kwargs}: 보여 준 줄 {lines}, {chars:,}자, {n:,} 토큰",
+    "{n} requests accepted, the largest {t:,} tokens":
+        "요청 {n}번 수락, 가장 큰 요청 {t:,} 토큰",
+    "tool results: {n:,} of {total:,} tokens ({p:.0%}), in {k} results":
+        "도구 결과: 전체 {total:,} 토큰 중 {n:,} 토큰 ({p:.0%}), 결과 {k}개",
+    "the agent's notes: {n}, the last: {last!r}":
+        "에이전트의 메모: {n}개, 마지막 메모: {last!r}",
+    "the newest result: {line} ...":
+        "가장 새 결과: {line} ...",
+    "{a} messages, {b:,} tokens -> {c} messages, {d:,} tokens: it would fit":
+        "메시지 {a}개, {b:,} 토큰 -> 메시지 {c}개, {d:,} 토큰: 윈도우에 들어갑니다",
+    "{n} requests accepted; then request {i}:":
+        "요청 {n}번 수락. 그다음 요청 {i}:",
+    "{a:,} tokens -> {b:,} tokens, {n} messages as before":
+        "{a:,} 토큰 -> {b:,} 토큰, 메시지는 전과 같이 {n}개",
+    "clear_old_results == agentlib.context.clear.clear_tool_results on {n} cases; every output valid":
+        "clear_old_results == agentlib.context.clear.clear_tool_results: 사례 {n}개에서 같고, 모든 출력이 유효합니다",
+    "on the complete audit: {n} results cleared, {t:,} tokens freed ({a:,} -> {b:,})":
+        "감사 과제 전체에서: 결과 {n}개 비움, {t:,} 토큰 확보 ({a:,} -> {b:,})",
+    "with clear_at_least=20,000: {n} cleared (not worth it)":
+        "clear_at_least=20,000이면: {n}개 비움 (비울 만큼 모이지 않음)",
+    "before request {i}: {events}":
+        "요청 {i} 전: {events}",
+    "\nthe notebook's clear_old_results as a strategy sends the same requests":
+        "\n노트북의 clear_old_results를 전략으로 써도 같은 요청을 보냅니다",
+    "{n} read_file calls for {k} files; read twice: {twice}":
+        "파일 {k}개에 read_file 호출 {n}번. 두 번 읽은 파일: {twice}",
+    "\nrequest {i}, the model's reply:":
+        "\n요청 {i}, 모델의 응답:",
+    "\nits note on the defaults file, from request 2: {note}":
+        "\n요청 2에서 남긴 기본값 파일 메모: {note}",
+    "{stopped} after {n} requests; {score}":
+        "요청 {n}번 뒤 {stopped}. {score}",
+    "the last reads: {reads}":
+        "마지막 읽기: {reads}",
+    "the last reply: {reply}":
+        "마지막 응답: {reply}",
+    "clearing acted before requests {steps}":
+        "비우기가 동작한 요청: {steps}",
+    "!: the request the API refused as over the {w:,}-token window, counted with tokens.count":
+        "!: API가 {w:,} 토큰 윈도우를 넘는다며 거부한 요청 (tokens.count로 센 크기)",
+    "{label}: sent {n:,} tokens of history, usage.input_tokens {u:,}":
+        "{label}: 히스토리 {n:,} 토큰을 보냄, usage.input_tokens {u:,}",
+    "\nsystem prompt, tool definitions and the API's tool-use prompt: {n} tokens":
+        "\n시스템 프롬프트, 도구 정의, API의 도구 사용 프롬프트: {n} 토큰",
+    "cost units: input 1, cache read {r:g}, cache write {w:g}\n":
+        "비용 단위: 입력 1, 캐시 읽기 {r:g}, 캐시 쓰기 {w:g}\n",
+    "\nrequests that found no cached prefix, after the first cache write:":
+        "\n첫 캐시 쓰기 이후, 캐시된 접두부를 찾지 못한 요청:",
+    "{n} requests; clearing acted before {a} of them, every request from {since} on":
+        "요청 {n}번 가운데 {a}번 앞에서 비우기가 동작했습니다. 요청 {since}부터는 매번입니다",
+    "the last request: notes and task {a:,}, calls {b:,}, placeholders {c:,}, live results {d:,} tokens":
+        "마지막 요청: 메모와 과제 {a:,}, 호출 {b:,}, 자리표시자 {c:,}, 남아 있는 결과 {d:,} 토큰",
+    "naive boundary: message {i} ({role}), which opens with a {kind}":
+        "단순한 경계: 메시지 {i} ({role}), {kind} 블록으로 시작합니다",
+    "boundary {a} -> {b}: keeps {n} messages, opening with the {name} call; valid":
+        "경계 {a} -> {b}: 메시지 {n}개를 남기고 {name} 호출로 시작합니다. 유효합니다",
+    "safe_cut == agentlib.context.truncate.safe_start on every boundary":
+        "safe_cut == agentlib.context.truncate.safe_start: 모든 경계에서 같습니다",
+    "{way:10}: {n} of {total} boundaries refused":
+        "{way:10}: 경계 {total}개 중 {n}개 거부",
+    "\nthe first refusal: {e} ...":
+        "\n첫 거부: {e} ...",
+    "{m} messages -> {lines} lines, {n:,} tokens of transcript; the first lines:\n":
+        "메시지 {m}개 -> {lines}줄, 트랜스크립트 {n:,} 토큰. 처음 몇 줄:\n",
+    "{n} messages -> {m}: the summary, then messages {a}-{b} verbatim":
+        "메시지 {n}개 -> {m}개: 요약, 그다음 메시지 {a}-{b}를 원문 그대로",
+    "no margin:   the check fired before step {i}: {event}":
+        "여유분 없음: {i}단계 전에 검사가 동작했습니다: {event}",
+    "             its summary call sent {n:,} tokens with max_tokens 2,048: {left:,} left in the window, {used:,} used{cut}":
+        "             요약 호출이 max_tokens 2,048로 {n:,} 토큰을 보냄: 윈도우에 {left:,} 토큰 남음, {used:,} 토큰 사용{cut}",
+    " (cut short)":
+        " (중간에 잘림)",
+    "raw chars/4: the check saw {n:,} tokens; the request was {was}":
+        "보정 없는 chars/4: 검사가 본 크기는 {n:,} 토큰, 실제 요청은 {was}",
+    "from {a} to {b}":
+        "{a}부터 {b}까지",
+    "after step {i:>2}: {n:>4} tokens, {k:>2} notes, {span}":
+        "{i:>2}단계 뒤: {n:>4} 토큰, 메모 {k:>2}개, {span}",
+    "paraphrase, last request: '$1,400' appears: {a} | 'at most' appears: {b}":
+        "paraphrase, 마지막 요청: '$1,400'이 있는가: {a} | 'at most'가 있는가: {b}",
+    "with the user's words pinned, the last request holds the limits verbatim: {b}":
+        "사용자의 말을 고정하면 마지막 요청에 제약이 원문 그대로 남는가: {b}",
+    "past_messages == agentlib's message trigger on every prefix":
+        "past_messages == agentlib의 메시지 트리거: 모든 접두부에서 같습니다",
+    "compactions: {n} - the first at step {i} ({m} messages)":
+        "압축: {n}번 - 처음은 {i}단계 (메시지 {m}개)",
+    "compaction blocks in the client's history: {n}, at messages {at} of {total}":
+        "클라이언트 히스토리의 압축 블록: {n}개, 메시지 {total}개 중 {at}번째",
+    "the history holds {a:,} tokens; the server counts {b:,}: from the newest block on":
+        "히스토리에는 {a:,} 토큰이 있지만, 서버는 가장 새 블록부터 {b:,} 토큰만 셉니다",
+    "the first summary holds {a} notes, the second {b}; every note of the first is in the second: {c}":
+        "첫 요약의 메모 {a}개, 두 번째 요약의 메모 {b}개. 첫 요약의 메모가 모두 두 번째에 있는가: {c}",
+    "MyNotes and agentlib's Notes agree on {n} actions and on the tool definition":
+        "MyNotes와 agentlib의 Notes가 동작 {n}개와 도구 정의에서 일치합니다",
+    "MyNotes and agentlib's Notes: the same run, the same notes file":
+        "MyNotes와 agentlib의 Notes: 같은 실행, 같은 메모 파일",
+    "notes.md: {n} lines; the findings above 30:":
+        "notes.md: {n}줄. 30을 넘는 발견 사항:",
+    "session 1: {stopped} after {n} calls; the notes it left:":
+        "세션 1: 호출 {n}번 뒤 {stopped}. 남긴 메모:",
+    "session 2, step {i}:":
+        "세션 2, {i}단계:",
+    "... {n} memory commands in all: {counts}":
+        "... 메모리 명령 모두 {n}개: {counts}",
+    "memory/memories/{path}: {n} lines; the first five:":
+        "memory/memories/{path}: {n}줄. 처음 다섯 줄:",
+    "clearing acted before {a} requests, compaction before {b} (request {which}); the notes file grew to {n:,} tokens, outside the window":
+        "비우기는 요청 {a}번 앞에서, 압축은 {b}번 앞에서(요청 {which}) 동작했습니다. 메모 파일은 윈도우 밖에서 {n:,} 토큰까지 늘었습니다",
+    "working in a fresh temp folder":
+        "새 임시 폴더에서 작업합니다",
+    "the process died after writing {n} characters":
+        "{n}자를 쓴 뒤 프로세스가 죽었습니다",
+    "notes.md now holds: {notes!r}":
+        "지금 notes.md의 내용: {notes!r}",
+    "notes.md still holds the old notes, whole: {n} lines":
+        "notes.md에는 예전 메모가 온전히 남아 있습니다: {n}줄",
+    "files in the folder: {files}":
+        "폴더의 파일: {files}",
+    "without a crash: {n} lines":
+        "크래시가 없으면: {n}줄",
+    "atomic_write and agentlib's Notes.write leave the same file":
+        "atomic_write와 agentlib의 Notes.write가 같은 파일을 남깁니다",
+    "agentlib's notes after the crash, unchanged: {n} lines | files: {files}":
+        "크래시 뒤에도 그대로인 agentlib의 메모: {n}줄 | 파일: {files}",
+    "WORK/notes-evil starts with WORK/notes: {b}":
+        "WORK/notes-evil이 WORK/notes로 시작하는가: {b}",
+    "prefix_check accepts '../notes-evil/x.md' -> {r}":
+        "prefix_check가 '../notes-evil/x.md'를 받아들입니다 -> {r}",
+    "safe_path and Workspace.resolve agree on all {n} names":
+        "safe_path와 Workspace.resolve가 이름 {n}개 모두에서 일치합니다",
+    "with the agent's tools: {stop} {calls}":
+        "에이전트의 도구가 있을 때: {stop} {calls}",
+    "without tools:         {stop} {n} tokens:\n":
+        "도구가 없을 때:         {stop} {n} 토큰:\n",
+    "next request, {label:29}: input_tokens {n:>5,}; iterations: {its}":
+        "다음 요청, {label:29}: input_tokens {n:>5,}; iterations: {its}",
+    "whole content":
+        "내용 전체",
+    "without the compaction block":
+        "압축 블록 없이",
+    "none":
+        "없음",
+}
 
 
 def localize_open_figures(*_: object) -> None:
