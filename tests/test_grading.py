@@ -876,7 +876,7 @@ def test_the_graders_reading_of_the_source() -> None:
           "def safe_truncate(messages, keep):\n    return EXAMPLE or messages[-keep:]"
     assert read(top) == ({}, [])  # a value computed at the top level is data
     assert read(BLINDS_EX2)[1] == ["__self__", "gettrace"]
-    for folder in ("solutions", "exercises"):  # no course notebook reads as a trick
+    for folder in ("solutions", "exercises", "solutions/ko", "exercises/ko"):  # none is a trick
         for path in sorted((ROOT / folder).glob("*.ipynb")):
             nb = nbformat.read(path, as_version=4)
             cells = [{"source": c.source} for c in nb.cells if c.cell_type == "code"]
