@@ -8,8 +8,9 @@ AGENTLIB_OFFLINE does not force the stand-in), else `offline`. A lesson reads it
 with `P = profile.sizes()` (`P.audit`, `P.window`, ...), never hard-coded in a cell, and
 before an expensive section prints `profile.estimate(...)`: calls times tokens, priced
 with the model catalog. Live sizes are chosen so that a full live pass of every lesson,
-metered against the stand-in, costs at most $3 at the default model's prices ($2.64-2.94
-for seeds 1-3); Claude's tokenizer counts about 30% more, so expect ~$3.4-3.8 on Claude
+metered against the stand-in, costs at most $3.4 at the default model's prices ($2.64-2.94
+for seeds 1-3 through lesson 8, lesson 9 $0.44 more); Claude's tokenizer counts about 30%
+more, so expect ~$4.0-4.4 on Claude
 (README, "Running on Claude").
 """
 
