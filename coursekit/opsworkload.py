@@ -636,7 +636,8 @@ def _score(variant: str, truth: dict, data: OpsData, answer: str) -> Score:
         ok = said is not None and abs(said - truth["total"]) < 0.005
         return Score(ok, detail=f"answered {said}; truth {truth['total']:.2f} over "
                      f"{truth['invoices']} invoices")
-    said = set(re.findall(r"HR-\d{4}", answer))
+    lines = re.findall(r"reports\s*:(.*)", answer, re.I)  # the answer's line, the last one
+    said = set(re.findall(r"HR-\d{4}", lines[-1] if lines else answer))
     hits = said & set(truth["reports"])
     precision = len(hits) / len(said) if said else 0.0
     recall = len(hits) / len(truth["reports"]) if truth["reports"] else 1.0
