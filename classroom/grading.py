@@ -109,6 +109,8 @@ class Result:
         title, hint = localized(self.exercise, self.check, self.hint) if ko else \
             (self.check, self.hint)
         say = translate if ko else str
+        if ko and title == self.check:  # not a registered check ("exercise exists")
+            title = say(title)
         text = f"{say(self.status.upper()):<5} {self.exercise}: {title}"
         if same_as_above:
             return text + f" — {say('same as above')}"
@@ -597,7 +599,10 @@ def check(name: str, namespace: dict | None = None, *,
         if len(results) > 1:
             print(i18n.say("{passed}/{total} checks passed", passed=passed, total=len(results)))
     except (Exception, SystemExit, CheckTimeout, SubmissionGone) as exc:  # a bug in a check
-        print(f"ERROR {name}: the check itself failed ({type(exc).__name__}: {_short(exc)})")
+        failed = f"the check itself failed ({type(exc).__name__}: {_short(exc)})"
+        ko = i18n.lang() == "ko"
+        print(f"{translate('ERROR') if ko else 'ERROR'} {name}: "
+              f"{translate(failed) if ko else failed}")
 
 
 def assert_check(exercise: str, title: str, namespace: dict | None = None) -> None:

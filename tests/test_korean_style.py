@@ -27,26 +27,6 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     # lessons/ko/README.md's seed map quotes the seed articles' own section titles.
     ("lessons/ko/README.md", "-", "컴팩션"): "a seed article's section title, quoted",
     ("lessons/ko/README.md", "-", "스텝"): "a seed article's section title, quoted",
-    # classroom/checks/ko.py: the grader is being rewritten there; follow-up: issue 25 item 4
-    # (check feedback fully Korean) replaces these words with the style sheet's.
-    ('classroom/checks/ko.py', 'ex1.estimate_tokens / rounds up: 5 chara', '\\d토큰'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex4.empty_not_delete / the result keeps ', '플레이스홀더'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex4.clear_old_results / every result is ', '플레이스홀더'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex4.freed_tokens / counts the tokens a c', '플레이스홀더'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex4.freed_tokens / nothing to clear free', '플레이스홀더'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex5.structured_prompt / names the five s', '제약 조건'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex5.structured_prompt / names the five s', '(?<![\"*])verbatim(?![)\"*])'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex5.structured_prompt / asks for the use', '제약 조건'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex5.structured_prompt / asks for the use', '(?<![\"*])verbatim(?![)\"*])'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex5.structured_prompt / keeps the budget', '제약 조건'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex5.structured_prompt / keeps the budget', '(?<![\"*])verbatim(?![)\"*])'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex5.structured_prompt / keeps the findin', '제약 조건'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex5.structured_prompt / keeps the findin', '(?<![\"*])verbatim(?![)\"*])'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex6.safe_path / refuses absolute paths, ', '접두사'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex6.safe_path / is not fooled by a sibli', '접두사'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex7.run_cost / cache writes are billed a', '\\d(\\.\\d+)?x(?![A-Za-z0-9_])'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex7.pipeline / answers audit(40) in a 16', '\\d토큰'): "check catalog follow-up",
-    ('classroom/checks/ko.py', 'ex7.pipeline / keeps every request withi', '\\d토큰'): "check catalog follow-up",
 }
 
 
@@ -128,7 +108,7 @@ def texts() -> list[tuple[str, str, str]]:
                             prose("".join(cell["source"]))))
     readme = ROOT / "lessons" / "ko" / "README.md"
     out.append((str(readme.relative_to(ROOT)), "-", prose(readme.read_text(encoding="utf-8"))))
-    for rel, names in (("coursekit/i18n.py", ("PHRASES",)),
+    for rel, names in (("coursekit/i18n.py", ("PHRASES", "PRINTED")),
                        ("classroom/checks/ko.py", ("PHRASES_KO", "CHECKS_KO"))):
         for key, text in string_values(ROOT / rel, names):
             out.append((rel, key, text))

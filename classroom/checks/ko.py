@@ -31,6 +31,18 @@ PHRASES_KO: dict[str, str] = {
     "switched off the watch of new threads ({event})": "새 스레드에 대한 채점기의 감시를 "
                                                        "껐습니다({event})",
     "started another process": "다른 프로세스를 시작했습니다",
+    # the grading's own words (classroom/grading.py): timeouts, unknown exercises, a check
+    # that fails by itself; API error strings and code in the {slots} stay as they are
+    "timed out after {s} s in {where}": "{where}에서 {s}초 뒤 시간 초과",
+    "timed out after {s} s and did not stop": "{s}초 뒤 시간 초과, 멈추지 않았습니다",
+    "timed out": "시간 초과",
+    "check failed": "검사 실패",
+    "exercise exists": "연습 문제가 있다",
+    "no checks registered for {name}": "{name}에 등록된 검사가 없습니다",
+    "the check itself failed ({error})": "검사 자체가 실패했습니다 ({error})",
+    "{where} raised AssertionError: {message}": "{where}에서 AssertionError가 발생했습니다: {message}",
+    "{where} raised {error}": "{where}에서 {error} 발생",
+    "raised {error}": "{error} 발생",
 }
 
 CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
@@ -55,7 +67,7 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "요청은 절대 max_steps번보다 많이 보내지 마세요",
     ),
     ("ex1.estimate_tokens", "rounds up: 5 characters are 2 tokens"): (
-        "올림한다: 5문자는 2토큰이다",
+        "올림한다: 5자는 2 토큰이다",
         "math.ceil(len(text) / 4): str의 len()은 문자 수를 셉니다",
     ),
     ("ex1.estimate_tokens", "exact multiples of 4 do not round up; empty is 0"): (
@@ -246,7 +258,7 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "블록은 그대로 두고 content만 바꾸세요",
     ),
     ("ex4.empty_not_delete", "the result keeps its block and id; its content is the placeholder"): (
-        "결과는 블록과 id를 유지하고, 내용은 플레이스홀더가 된다",
+        "결과는 블록과 id를 유지하고, 내용은 자리표시자가 된다",
         "리스트와, 바꿀 메시지 하나를 복사하세요. 그 메시지 안에서 블록을 {**block, 'content': "
         "placeholder}로 바꾸세요: 타입도 tool_use_id도 그대로입니다",
     ),
@@ -261,7 +273,7 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
     ),
     ("ex4.clear_old_results", "every result is a history the API accepts"): (
         "반환하는 히스토리는 모두 API가 받아들인다",
-        "오래된 결과는 비우세요(content를 플레이스홀더로). 블록이나 메시지는 절대 삭제하지 마세요",
+        "오래된 결과는 비우세요(content를 자리표시자로). 블록이나 메시지는 절대 삭제하지 마세요",
     ),
     ("ex4.clear_old_results", "clears the oldest results and keeps the newest `keep`"): (
         "오래된 결과를 비우고 가장 최근 `keep`개는 남긴다",
@@ -280,11 +292,11 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
     ("ex4.freed_tokens", "counts the tokens a clearing frees: before minus after"): (
         "비우기로 확보되는 토큰을 센다: 비우기 전에서 비운 뒤를 뺀다",
         "tokens.count(messages) - tokens.count(clear_old_results(messages, keep)): 정확한 토큰 "
-        "수로 전에서 후를 빼므로, 플레이스홀더 자체의 토큰도 셉니다",
+        "수로 전에서 후를 빼므로, 자리표시자 자체의 토큰도 셉니다",
     ),
     ("ex4.freed_tokens", "nothing to clear frees 0, also when results were cleared before"): (
         "비울 것이 없으면 0을 확보하며, 이미 비운 결과가 있을 때도 그렇다",
-        "이미 플레이스홀더를 담은 결과는 두 번째에는 아무것도 확보하지 않습니다",
+        "이미 자리표시자를 담은 결과는 두 번째에는 아무것도 확보하지 않습니다",
     ),
     (
         "ex4.freed_tokens",
@@ -331,23 +343,23 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
     ("ex5.structured_prompt", "names the five sections"): (
         "다섯 섹션의 이름을 밝힌다",
         "요약 호출의 시스템 프롬프트입니다: 요약한다는 것을 밝히고, 다섯 섹션(goal, progress, key "
-        "facts, decisions, next steps)의 이름을 적고, 사용자의 제약 조건을 verbatim으로 "
+        "facts, decisions, next steps)의 이름을 적고, 사용자의 제약을 원문 그대로 "
         "인용하라고 요청하세요",
     ),
     ("ex5.structured_prompt", "asks for the user's constraints verbatim"): (
-        "사용자의 제약 조건을 원문 그대로(verbatim) 요청한다",
-        "사용자가 밝힌 모든 제약 조건을 verbatim으로 인용하라고 쓰세요",
+        "사용자의 제약을 원문 그대로(verbatim) 요청한다",
+        "사용자가 밝힌 모든 제약을 원문 그대로 인용하라고 쓰세요",
     ),
     ("ex5.structured_prompt", "keeps the budget through compaction (constraints workload)"): (
         "압축을 거쳐도 예산을 지킨다(constraints 워크로드)",
         "요약 호출의 시스템 프롬프트입니다: 요약한다는 것을 밝히고, 다섯 섹션(goal, progress, key "
-        "facts, decisions, next steps)의 이름을 적고, 사용자의 제약 조건을 verbatim으로 "
+        "facts, decisions, next steps)의 이름을 적고, 사용자의 제약을 원문 그대로 "
         "인용하라고 요청하세요",
     ),
     ("ex5.structured_prompt", "keeps the findings through compaction (audit workload)"): (
         "압축을 거쳐도 발견 사항을 지킨다(감사 워크로드)",
         "요약 호출의 시스템 프롬프트입니다: 요약한다는 것을 밝히고, 다섯 섹션(goal, progress, key "
-        "facts, decisions, next steps)의 이름을 적고, 사용자의 제약 조건을 verbatim으로 "
+        "facts, decisions, next steps)의 이름을 적고, 사용자의 제약을 원문 그대로 "
         "인용하라고 요청하세요",
     ),
     ("ex6.atomic_write", "writes the text as UTF-8, creating or replacing the file"): (
@@ -382,14 +394,14 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
     ("ex6.safe_path", "refuses absolute paths, '..', NUL bytes and empty names"): (
         "절대 경로, '..', NUL 바이트, 빈 이름을 거부한다",
         "NUL, 빈 이름, 절대 경로, '..' 이름을 거부하세요. 그다음 realpath(folder / name)와 "
-        "realpath(folder)를 문자열 접두사가 아니라 경로 구성 요소로(os.path.commonpath) 비교하세요",
+        "realpath(folder)를 문자열 접두부가 아니라 경로 구성 요소로(os.path.commonpath) 비교하세요",
     ),
     ("ex6.safe_path", "refuses a symlink inside the folder that leads out"): (
         "폴더 안에서 밖으로 나가는 심볼릭 링크를 거부한다",
         "비교하기 전에 os.path.realpath(또는 Path.resolve())로 심볼릭 링크를 풀어 주세요",
     ),
     ("ex6.safe_path", "is not fooled by a sibling folder sharing the prefix (notes-evil)"): (
-        "접두사가 같은 형제 폴더(notes-evil)에 속지 않는다",
+        "접두부가 같은 형제 폴더(notes-evil)에 속지 않는다",
         "'/x/notes-evil'.startswith('/x/notes')는 True입니다: 경로 구성 요소를 "
         "비교하거나(os.path.commonpath) Path.is_relative_to를 쓰세요",
     ),
@@ -445,7 +457,7 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "백만 토큰당 가격입니다",
     ),
     ("ex7.run_cost", "cache writes are billed at the cache-write price (1.25x input)"): (
-        "캐시 쓰기는 캐시 쓰기 가격(입력의 1.25x)으로 청구한다",
+        "캐시 쓰기는 캐시 쓰기 가격(입력의 1.25배)으로 청구한다",
         "input_tokens는 캐시 여부와 관계없이 모든 입력 토큰을 셉니다: 캐시되지 않은 부분인 "
         "input_tokens - cache_read - cache_write는 입력 가격으로, cache_read는 캐시 읽기 "
         "가격으로, cache_write는 캐시 쓰기 가격으로, 출력은 출력 가격으로 계산해 더하세요. 모두 "
@@ -495,7 +507,7 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "윈도우가 차면 그때만 (주어진 클라이언트로) 압축하세요",
     ),
     ("ex7.pipeline", "answers audit(40) in a 16,000-token window, without a 400"): (
-        "16,000토큰 윈도우에서 400 오류 없이 audit(40)에 답한다",
+        "16,000 토큰 윈도우에서 400 오류 없이 audit(40)에 답한다",
         "레이어를 순서대로 도입하세요: read_file에 상한을 두고, 오래된 결과를 비우고, 그래도 "
         "윈도우가 차면 그때만 (주어진 클라이언트로) 압축하세요",
     ),
@@ -506,7 +518,7 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "요약은 발견 사항을 잊어버립니다",
     ),
     ("ex7.pipeline", "keeps every request within 10,000 tokens"): (
-        "모든 요청을 10,000토큰 이내로 유지한다",
+        "모든 요청을 10,000 토큰 이내로 유지한다",
         "더 일찍 비우거나 압축하세요: 트리거 판단 뒤에도 요청은 도구 결과 하나만큼 더 커지므로, "
         "트리거(여유분 포함)를 예산보다 한참 아래로 두세요",
     ),
