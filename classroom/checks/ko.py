@@ -627,6 +627,10 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "도구가 없으면 비율은 0이다",
         "tokens.count([], tools=[])는 0입니다. 오류 대신 0.0을 반환하세요",
     ),
+    ("ex9.definition_share", "does not change its input"): (
+        "입력을 바꾸지 않는다",
+        "tokens.count로 세기만 하고, 받은 도구는 바꾸지 마세요",
+    ),
     ("ex9.choose_deferred", "defers every client tool but the ones kept loaded"): (
         "로드해 둘 도구를 뺀 모든 클라이언트 도구를 지연시킨다",
         "도구마다 확인하세요: 서버 도구('type'이 있는 도구)와 keep_loaded에 이름이 있는 도구는 "

@@ -66,6 +66,16 @@ def _share_none(ns: dict) -> None:
     assert got == 0, f"definition_share([], 500) returned {got!r}; with no tools it is 0"
 
 
+@register("ex9.definition_share", "does not change its input",
+          hint="count with tokens.count; never change the tools you were given",
+          needs=("definition_share",))
+def _share_pure(ns: dict) -> None:
+    for tools in _tool_sets():
+        data = copy.deepcopy(tools)
+        ns["definition_share"](data, 20_000)
+        assert data == tools, "definition_share changed the tools it was given"
+
+
 # ---------------------------------------------------------------- ex9.choose_deferred
 
 DEFER_HINT = ("for each tool: a server tool (it has a 'type') and a tool named in keep_loaded "
@@ -192,6 +202,7 @@ def _search_run(ns: dict) -> None:
     from agentlib.loop import run_agent
     from coursekit import workloads
 
+    ns["search_tools"]("get incident", list(_catalog()), 3)  # a stub raises here, not in the run
     w = workloads.ops(defer=True)
     definitions = [copy.deepcopy(t) for t in w.tools]
     w.toolbox.add_definition(
