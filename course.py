@@ -273,6 +273,10 @@ def test(python: Path, args: list[str]) -> int:
     marked heavy. `--all`: everything, the heavy tests too (`-m heavy`: only them), with
     the property tests at hypothesis's full profile (HYPOTHESIS_PROFILE=full)."""
     env = dict(os.environ, AGENTLIB_OFFLINE="1", PYTHONHASHSEED="0")
+    # Python's default, even where PYTHONDONTWRITEBYTECODE is set (as containers often do):
+    # the run starts a hundred Pythons (workers, kernels, graders) that would each compile
+    # the course and the tests again (__pycache__/ is git-ignored).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if "--all" in args:
         args = ["-m", "", *(a for a in args if a != "--all")]  # a later -m still wins
         env.setdefault("HYPOTHESIS_PROFILE", "full")

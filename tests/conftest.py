@@ -3,14 +3,15 @@
 Set before any kernel starts, so notebooks run by nbval and by the grading tests
 inherit them. A learner's ANTHROPIC_API_KEY is never used by the tests.
 
-The tests run on every core (pytest-xdist, `-n auto --dist loadfile` in pyproject.toml):
-a file's tests stay together on one worker, so a notebook's cells run in order in one
-kernel and a module's fixture is built once. The longest files go first (below), so that
-no worker is left with a long file at the end while the other idles.
+The tests run on every core (pytest-xdist, `-n auto --dist loadgroup` in pyproject.toml),
+in groups (below) that each stay on one worker: a notebook's cells run in order in one
+kernel and a module's fixture is built once. The longest groups go first, so that no
+worker is left with a long one at the end while the other idles.
 """
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 os.environ["AGENTLIB_OFFLINE"] = "1"
@@ -30,27 +31,50 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "small"))
 # by nbval; the grading tests build theirs in a temporary folder, keep it that way.
 collect_ignore_glob = ["grading_fixtures/*"]
 
-# The files that take longest on one worker (bench/test_time.py, 2 cores), longest first;
+# What runs together on one worker (xdist's `--dist loadgroup`): a file's tests, except
+# that the tests sharing a module-scoped fixture (a whole class graded once, say) form a
+# group of their own, so that two such fixtures of one file can be built on two workers
+# at once, each once. A notebook's cells are one group: in order, in one kernel.
+def group(item) -> str:
+    path = item.nodeid.split("::", 1)[0]
+    info = getattr(item, "_fixtureinfo", None)
+    shared = sorted(name for name, defs in (info.name2fixturedefs.items() if info else ())
+                    if defs and defs[-1].scope == "module")
+    return f"{path}::{'+'.join(shared)}" if shared else path
+
+
+# The groups that take longest on one worker (bench/test_time.py, 2 cores), longest first;
 # then every notebook (a kernel each, 5-40 s), then the other test files (seconds each).
 LONGEST_FIRST = [
+    "tests/test_exercises_run.py::graded_course",
+    "tests/test_grading.py::graded_ex2",
+    "tests/test_grading.py::graded",
     "tests/test_exercises_run.py",
-    "tests/test_grading.py",
-    "tests/test_live_check.py",
+    "tests/test_live_check.py::books",
+    "tests/test_unscripted.py::runs",
+    "tests/test_live_loop.py",
+    "tests/test_cache_aware.py",
     "lessons/ko/05b_compaction_triggers_server_and_cost.ipynb",
-    "lessons/ko/06_scratchpad_memory.ipynb",
+    "lessons/05b_compaction_triggers_server_and_cost.ipynb",
     "lessons/ko/07_choosing_and_combining.ipynb",
+    "lessons/07_choosing_and_combining.ipynb",
+    "lessons/ko/06_scratchpad_memory.ipynb",
 ]
 
 
-def running_order(nodeid: str) -> tuple[int, int]:
-    path = nodeid.split("::", 1)[0]
-    if path in LONGEST_FIRST:
-        return 0, LONGEST_FIRST.index(path)
-    return (1 if path.endswith(".ipynb") else 2), 0
+def running_order(name: str) -> tuple[int, int]:
+    if name in LONGEST_FIRST:
+        return 0, LONGEST_FIRST.index(name)
+    return (1 if name.split("::")[0].endswith(".ipynb") else 2), 0
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (its hook runs untagged)
 def pytest_collection_modifyitems(items):
-    """Longest files first (a stable sort: each file's items keep their order, a notebook's
-    cells too). The same order on every worker, as xdist requires; with
-    `--no-loadscope-reorder` its scheduler hands the files out in this order."""
-    items.sort(key=lambda item: running_order(item.nodeid))
+    """Each item's group, then the longest groups first (a stable sort: each file's items
+    keep their order, a notebook's cells too). The same order on every worker, as xdist
+    requires; with `--no-loadscope-reorder` its scheduler hands the groups out in it."""
+    names = {}
+    for item in items:
+        names[item.nodeid] = group(item)
+        item.add_marker(pytest.mark.xdist_group(names[item.nodeid]))
+    items.sort(key=lambda item: running_order(names[item.nodeid]))

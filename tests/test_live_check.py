@@ -106,6 +106,7 @@ def test_it_refuses_to_write_over_the_lessons(books):
     assert code == 2 and "never writes over lessons/" in printed
 
 
+@pytest.mark.heavy  # the real lessons in the live profile (CI's live-check runs them all)
 def test_a_budget_of_five_cents_stops_the_lessons_cleanly_in_the_first_over_it(tmp_path):
     """AGENTLIB_BUDGET_USD=0.05: lesson 0 sends nothing, lesson 1 (about $0.13 live) meets
     the cap; the pass stops there with the budget's message and runs no later lesson."""
