@@ -3,15 +3,18 @@
 Set before any kernel starts, so notebooks run by nbval and by the grading tests
 inherit them. A learner's ANTHROPIC_API_KEY is never used by the tests.
 
-The tests run on every core (pytest-xdist, `-n auto --dist loadgroup` in pyproject.toml),
-in groups (below) that each stay on one worker: a notebook's cells run in order in one
+The tests run on every core (pytest-xdist, `-n auto` in pyproject.toml), in groups
+(below) that each stay on one worker: a notebook's cells run in order in one
 kernel and a module's fixture is built once. The longest groups go first, so that no
 worker is left with a long one at the end while the other idles.
 """
 
+import json
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, settings
 
 os.environ["AGENTLIB_OFFLINE"] = "1"
@@ -31,16 +34,57 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "small"))
 # by nbval; the grading tests build theirs in a temporary folder, keep it that way.
 collect_ignore_glob = ["grading_fixtures/*"]
 
-# What runs together on one worker (xdist's `--dist loadgroup`): a file's tests, except
-# that the tests sharing a module-scoped fixture (a whole class graded once, say) form a
-# group of their own, so that two such fixtures of one file can be built on two workers
-# at once, each once. A notebook's cells are one group: in order, in one kernel.
+# What runs together on one worker: a file's tests (`--dist loadfile` in pyproject.toml),
+# except that the tests sharing a module-scoped fixture (a whole class graded once, say)
+# form a group of their own, so that two such fixtures of one file can be built on two
+# workers at once, each once. A notebook's cells are one group: in order, in one kernel.
 def group(item) -> str:
     path = item.nodeid.split("::", 1)[0]
     info = getattr(item, "_fixtureinfo", None)
     shared = sorted(name for name, defs in (info.name2fixturedefs.items() if info else ())
                     if defs and defs[-1].scope == "module")
     return f"{path}::{'+'.join(shared)}" if shared else path
+
+
+class GroupsAcrossWorkers:
+    """The groups above, for xdist's scheduler (on the controller, which collects nothing):
+    each worker writes them to a file, the scheduler hands out whole groups. (xdist's own
+    `loadgroup` reads a group from a suffix it adds to the nodeid, which pytest 9.2 no
+    longer lets it change: pytest-xdist#1386.) Without this file, e.g. when only notebooks
+    are collected, xdist's `loadfile` applies: a file per group, which is safe too."""
+
+    def __init__(self) -> None:
+        self.folder = tempfile.mkdtemp(prefix="course-test-groups-")
+
+    def pytest_configure_node(self, node) -> None:  # noqa: ANN001
+        node.workerinput["course_groups"] = self.folder
+
+    def pytest_xdist_make_scheduler(self, config, log):  # noqa: ANN001, ANN201
+        if config.getvalue("dist") != "loadfile":
+            return None  # another mode asked for: xdist's own
+        from xdist.scheduler import LoadScopeScheduling
+
+        folder = Path(self.folder)
+
+        class ByGroup(LoadScopeScheduling):
+            groups: dict[str, str] | None = None
+
+            def _split_scope(self, nodeid: str) -> str:
+                if self.groups is None:  # first asked once every worker has collected
+                    self.groups = {}
+                    for written in sorted(folder.glob("*.json")):
+                        self.groups.update(json.loads(written.read_text(encoding="utf-8")))
+                return self.groups.get(nodeid) or nodeid.split("::", 1)[0]
+
+        return ByGroup(config, log)
+
+    def pytest_unconfigure(self, config) -> None:  # noqa: ANN001
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def pytest_configure(config):
+    if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(GroupsAcrossWorkers(), "course-test-groups")
 
 
 # The groups that take longest on one worker (bench/test_time.py, 2 cores), longest first;
@@ -68,13 +112,15 @@ def running_order(name: str) -> tuple[int, int]:
     return (1 if name.split("::")[0].endswith(".ipynb") else 2), 0
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (its hook runs untagged)
-def pytest_collection_modifyitems(items):
-    """Each item's group, then the longest groups first (a stable sort: each file's items
-    keep their order, a notebook's cells too). The same order on every worker, as xdist
-    requires; with `--no-loadscope-reorder` its scheduler hands the groups out in it."""
-    names = {}
-    for item in items:
-        names[item.nodeid] = group(item)
-        item.add_marker(pytest.mark.xdist_group(names[item.nodeid]))
+def pytest_collection_modifyitems(config, items):
+    """The longest groups first (a stable sort: each file's items keep their order, a
+    notebook's cells too), the same order on every worker, as xdist requires; with
+    `--no-loadscope-reorder` its scheduler hands the groups out in this order. On a worker,
+    the groups go to the file the scheduler reads."""
+    names = {item.nodeid: group(item) for item in items}
     items.sort(key=lambda item: running_order(names[item.nodeid]))
+    folder = getattr(config, "workerinput", {}).get("course_groups")
+    if folder:
+        worker = Path(folder) / config.workerinput["workerid"]
+        worker.with_suffix(".tmp").write_text(json.dumps(names), encoding="utf-8")
+        worker.with_suffix(".tmp").replace(worker.with_suffix(".json"))
