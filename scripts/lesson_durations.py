@@ -3,6 +3,7 @@
     python scripts/lesson_durations.py           # print the table
     python scripts/lesson_durations.py --write   # update it in docs/instructor-guide.md
     python scripts/lesson_durations.py --check   # exit 1 if the guide's table is stale
+    python scripts/lesson_durations.py lessons/ko/04_*.ipynb   # any notebooks, as lessons
 
 An estimate, not a measurement of learners: a lesson takes its markdown words at
 READING_WPM plus CODE_CELL_MIN per code cell (read the code, run it, read its output); an
@@ -64,6 +65,12 @@ def round5(minutes: float) -> int:
     return 5 * math.ceil(minutes / 5)
 
 
+def lesson_minutes(path: Path) -> int:
+    """A lesson notebook's estimate in minutes, rounded up to 5."""
+    s = notebook_stats(path)
+    return round5(s["words"] / READING_WPM + s["code"] * CODE_CELL_MIN)
+
+
 def rows() -> list[dict]:
     out = []
     for label, lesson, exercise in LESSONS:
@@ -107,7 +114,14 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", action="store_true", help="update the guide's table")
     ap.add_argument("--check", action="store_true", help="exit 1 if the guide's table is stale")
+    ap.add_argument("notebooks", nargs="*", type=Path, help="estimate these lesson notebooks")
     a = ap.parse_args(argv)
+    if a.notebooks:
+        for path in a.notebooks:
+            s = notebook_stats(path)
+            print(f"{path}: {s['words']:,} words, {s['code']} code cells: "
+                  f"≈ {lesson_minutes(path)} min")
+        return 0
     block = table()
     if not (a.write or a.check):
         print(block)

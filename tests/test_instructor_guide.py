@@ -72,3 +72,14 @@ def test_the_guide_is_linked_and_its_links_resolve():
         encoding="utf-8")
     for target in re.findall(r"\]\(([^)#:]+)\)", GUIDE.read_text(encoding="utf-8")):
         assert (GUIDE.parent / target).exists(), target
+
+
+def test_every_lesson_fits_a_sitting():
+    """Issue 23: each lesson is at most 40 minutes by the estimator, and every lesson
+    notebook is in the estimator's list (a split lesson is counted as two)."""
+    lesson_durations = durations()
+    listed = {f"{lesson}.ipynb" for _, lesson, _ in lesson_durations.LESSONS}
+    on_disk = {p.name for p in (ROOT / "lessons").glob("*.ipynb")}
+    assert on_disk == listed, f"not in scripts/lesson_durations.py: {sorted(on_disk - listed)}"
+    long = {r["label"]: r["minutes"] for r in lesson_durations.rows() if r["minutes"] > 40}
+    assert not long, f"lessons over 40 minutes: {long}"
