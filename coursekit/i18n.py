@@ -616,6 +616,12 @@ PRINTED: dict[str, str] = {
         "압축 블록 없이",
     "none":
         "없음",
+    # lessons 01-02: new printed sentences (issue 23; add right below this line)
+    # lesson 03: new printed sentences (issue 23; add right below this line)
+    # lessons 04-04b: new printed sentences (issue 23; add right below this line)
+    # lessons 05-05b: new printed sentences (issue 23; add right below this line)
+    # lesson 06 and appendix A: new printed sentences (issue 23; add right below this line)
+    # lessons 07-08: new printed sentences (issue 23; add right below this line)
 }
 
 
