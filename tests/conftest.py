@@ -15,6 +15,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 os.environ["AGENTLIB_OFFLINE"] = "1"
@@ -124,3 +125,19 @@ def pytest_collection_modifyitems(config, items):
         worker = Path(folder) / config.workerinput["workerid"]
         worker.with_suffix(".tmp").write_text(json.dumps(names), encoding="utf-8")
         worker.with_suffix(".tmp").replace(worker.with_suffix(".json"))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def fresh_kernel_meter():
+    """Each test module starts with what a fresh kernel has: nothing spent, the budget of
+    the environment (agentlib.meter is per process, and a worker runs many modules: without
+    this, the $5 cap that the first unscripted client sets is spent across all of them, and
+    whichever module comes last on that worker meets BudgetExceeded)."""
+    from agentlib import meter
+
+    process = meter.process()  # the object stays: clients made at import keep their parent
+    with process._lock:
+        process.usage = meter.Usage()
+    process.budget = meter.default_budget()
+    meter._SET = False
+    yield
