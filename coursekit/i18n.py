@@ -618,6 +618,20 @@ PRINTED: dict[str, str] = {
         "없음",
     # lessons 01-02: new printed sentences (issue 23; add right below this line)
     # lesson 03: new printed sentences (issue 23; add right below this line)
+    "the notice: {n} characters; the {room} characters kept free fit a path of up to {m}":
+        "안내문: {n}자. 안내문 몫으로 비워 둔 {room}자에는 {m}자까지의 경로가 들어갑니다",
+    "a {n:,}-token window:":
+        "{n:,} 토큰 윈도우:",
+    "{n} service files: {a} to {b} lines, {c:,} to {d:,} characters":
+        "서비스 파일 {n}개: {a}~{b}줄, {c:,}~{d:,}자",
+    "with a notice, against uncapped:":
+        "안내문이 있는 상한을 상한 없는 실행과 비교하면:",
+    "{c:>5} characters: input tokens {t:+4.0%}, peak {p:+4.0%}":
+        "{c:>5}자: 입력 토큰 {t:+4.0%}, 최대치 {p:+4.0%}",
+    "the confirmed line: line {i} of {n}":
+        "확정 줄: {n}줄 가운데 {i}번째 줄",
+    "incident.log: {r:.2f} tokens per 4 characters":
+        "incident.log: 4자당 {r:.2f} 토큰",
     # lessons 04-04b: new printed sentences (issue 23; add right below this line)
     # lessons 05-05b: new printed sentences (issue 23; add right below this line)
     # lesson 06 and appendix A: new printed sentences (issue 23; add right below this line)

@@ -33,6 +33,7 @@ LESSONS = [  # (label, lesson notebook, exercise notebook or None)
     ("01 append-only growth", "01_append_only_growth", "01_append_only_growth"),
     ("02 truncation and the 400", "02_truncation_and_the_400", "02_truncation_and_the_400"),
     ("03 capping tool results", "03_capping_tool_results", "03_capping_tool_results"),
+    ("03b tools that return less", "03b_tools_that_return_less", None),
     ("04 clearing old tool results", "04_clearing_old_tool_results",
      "04_clearing_old_tool_results"),
     ("05 summarizing compaction", "05_summarizing_compaction", "05_summarizing_compaction"),
