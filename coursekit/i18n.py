@@ -635,6 +635,10 @@ PRINTED: dict[str, str] = {
     # lessons 04-04b: new printed sentences (issue 23; add right below this line)
     # lessons 05-05b: new printed sentences (issue 23; add right below this line)
     # lesson 06 and appendix A: new printed sentences (issue 23; add right below this line)
+    "keep 4 + notes: {r:.2f}x the total input tokens of keep 6 + notes, {s:.2f}x those of keep 6":
+        "keep 4 + notes: 전체 입력 토큰이 keep 6 + notes의 {r:.2f}배, keep 6의 {s:.2f}배",
+    "resuming saves {n} requests and {pct:.0%} of the input tokens of a cold start with notes":
+        "이어서 하면 메모가 있는 콜드 스타트보다 요청 {n}번과 입력 토큰의 {pct:.0%}를 아낍니다",
     # lessons 07-08: new printed sentences (issue 23; add right below this line)
 }
 

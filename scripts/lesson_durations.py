@@ -39,6 +39,7 @@ LESSONS = [  # (label, lesson notebook, exercise notebook or None)
     ("05 summarizing compaction", "05_summarizing_compaction", "05_summarizing_compaction"),
     ("05b triggers, the bill, the server", "05b_compaction_triggers_server_and_cost", None),
     ("06 scratchpad memory", "06_scratchpad_memory", "06_scratchpad_memory"),
+    ("06b the memory tool, three layers", "06b_memory_tool_and_three_layers", None),
     ("A crash-safe notes, safe paths", "appendix_a_crash_safe_notes_and_safe_paths", None),
     ("07 choosing and combining", "07_choosing_and_combining", "07_choosing_and_combining"),
     ("08 sub-agents", "08_subagents_and_context_isolation",

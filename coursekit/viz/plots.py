@@ -235,12 +235,14 @@ FILL_COLOURS = {"system + tools": "#90a4ae", "text": "#90caf9", "tool_use": "#ff
 @localized
 def plot_window_fill(run: Any, window: int | None = None, *, ax: Any = None,
                      title: str | None = None, outside: Mapping[str, Sequence[int]] | None = None,
-                     marks: bool = False) -> Any:
+                     marks: bool = False, outside_panel: bool = False) -> Any:
     """What fills the window at each step, stacked by kind of block. Returns the Figure.
 
     `outside` adds a line per series of token counts kept out of the window (for example a
-    notes file, one value per step); `marks` puts a marker above each step where a
-    strategy cleared or compacted (from the steps' events).
+    notes file, one value per step); with `outside_panel` those lines go in a panel of
+    their own below the window's (`ax` may then be a pair), so nothing outside the window
+    is drawn inside it. `marks` puts a marker above each step where a strategy cleared or
+    compacted (from the steps' events).
 
     Counted exactly from each step's `sent` messages plus the system prompt, the tools
     and the tool-use prompt the API adds (when the run knows its model); message framing
@@ -260,9 +262,15 @@ def plot_window_fill(run: Any, window: int | None = None, *, ax: Any = None,
         for group, kinds in FILL_GROUPS.items():
             series[group].append(sum(by_kind[k] for k in kinds))
 
-    if ax is None:
+    low = None  # the panel below for what is outside the window (with `outside_panel`)
+    if ax is None and outside and outside_panel:
+        fig, (ax, low) = plt.subplots(2, 1, figsize=(8, 4.9), sharex=True,
+                                      height_ratios=[3, 1.2])
+    elif ax is None:
         fig, ax = plt.subplots(figsize=(8, 3.8))
     else:
+        if isinstance(ax, list | tuple):
+            ax, low = ax
         fig = ax.figure
     colours = [FILL_COLOURS[group] for group in FILL_GROUPS]
     xs = [s.index for s in steps]
@@ -272,8 +280,9 @@ def plot_window_fill(run: Any, window: int | None = None, *, ax: Any = None,
         ax.axhline(window, linestyle="--", color="#555555", linewidth=1,
                    label=f"window ({window:,})", gid="window")
     for (name, values), style in zip((outside or {}).items(), ("-", "--", ":"), strict=False):
-        ax.plot(xs, list(values), color="#212121", linewidth=1.8, linestyle=style,
-                label=f"{name} (outside the window)")
+        (low if low is not None else ax).plot(xs, list(values), color="#212121", linewidth=1.8,
+                                              linestyle=style,
+                                              label=f"{name} (outside the window)")
     if marks:
         top = [sum(values) for values in zip(*series.values(), strict=True)]
         for word, marker, colour in (("cleared", "v", "#757575"), ("compact", "D", "#8e24aa")):
@@ -290,6 +299,12 @@ def plot_window_fill(run: Any, window: int | None = None, *, ax: Any = None,
               bbox_to_anchor=(1.01, 1))
     ax.set_title(title or f"what fills the window: {getattr(run, 'label', '')}".rstrip(": "),
                  fontsize=10)
+    if low is not None:
+        ax.set_xlabel("")
+        low.set_ylabel("tokens")
+        low.set_ylim(bottom=0)
+        _integer_steps(low)
+        low.legend(fontsize=8, loc="upper left", frameon=False, bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     return fig
 
