@@ -19,7 +19,6 @@ import importlib.util
 import json
 import os
 import re
-import sys
 from pathlib import Path
 
 LANGS = ("en", "ko")
@@ -640,181 +639,13 @@ PRINTED: dict[str, str] = {
     "incident.log: {r:.2f} tokens per 4 characters":
         "incident.log: 4자당 {r:.2f} 토큰",
     # lessons 04-04b: new printed sentences (issue 23; add right below this line)
-    "without the tool-use prompt the API adds, as lesson 1 counted: {n:,} of {total:,} tokens ({p:.0%})":
-        "레슨 1처럼 API가 덧붙이는 도구 사용 프롬프트를 빼고 세면: 전체 {total:,} 토큰 중 {n:,} 토큰 ({p:.0%})",
-    "the last request ({i}): notes and task {a:,}, calls {b:,}, placeholders {c:,}, live results {d:,} tokens":
-        "마지막 요청({i}): 메모와 과제 {a:,}, 호출 {b:,}, 자리표시자 {c:,}, 남아 있는 결과 {d:,} 토큰",
-    "\n{label}: a request after a clearing writes {n:,} tokens to the cache, on average":
-        "\n{label}: 비우기 뒤의 요청은 평균 {n:,} 토큰을 캐시에 씁니다",
-    "{m}: accepts thinking {t}; display {d}; binds thinking to the conversation: {b}":
-        "{m}: 받는 사고 설정 {t}; 표시 방식 {d}; 사고 블록을 대화에 묶음: {b}",
-    "thinking (shown: {s!r}, signature of {n} characters)":
-        "사고 블록(보이는 텍스트: {s!r}, 서명 {n}자)",
-    "accepted":
-        "받아들여짐",
-    "The notebook's version and agentlib's agree":
-        "노트북의 버전과 agentlib의 버전이 같습니다",
-    "accepted: {r}":
-        "받아들여짐: {r}",
-    "thinking blocks: {a} in the history, {b} after the edit":
-        "사고 블록: 히스토리에 {a}개, 편집 뒤에 {b}개",
-    "{label}: {r:+} re-reads, {t:.1f}x the input tokens of {base}":
-        "{label}: 재읽기 {r:+}번, 입력 토큰은 {base}의 {t:.1f}배",
     # lessons 05-05b: new printed sentences (issue 23; add right below this line)
-    "80% of {m}'s window: {n:,} tokens":
-        "{m}의 윈도우의 80%: {n:,} 토큰",
-    "cache read: {r:.2f}x the input price, cache write: {w:.2f}x":
-        "캐시 읽기: 입력 가격의 {r:.2f}배, 캐시 쓰기: {w:.2f}배",
-    "before step {i}: {n} messages folded; the compaction request sent {a:,} tokens, "
-    "its block holds {b:,}":
-        "단계 {i} 전: 메시지 {n}개를 접었습니다. 압축 요청은 {a:,} 토큰을 보냈고, 그 블록은 "
-        "{b:,} 토큰입니다",
-    "{kind} block, signed: {s}; then in the same message: {then}":
-        "{kind} 블록, 서명 있음: {s}. 같은 메시지에서 그 뒤: {then}",
-    "on demand": "온디맨드",
     # lesson 06 and appendix A: new printed sentences (issue 23; add right below this line)
     "keep 4 + notes: {r:.2f}x the total input tokens of keep 6 + notes, {s:.2f}x those of keep 6":
         "keep 4 + notes: 전체 입력 토큰이 keep 6 + notes의 {r:.2f}배, keep 6의 {s:.2f}배",
     "resuming saves {n} requests and {pct:.0%} of the input tokens of a cold start with notes":
         "이어서 하면 메모가 있는 콜드 스타트보다 요청 {n}번과 입력 토큰의 {pct:.0%}를 아낍니다",
     # lessons 07-08: new printed sentences (issue 23; add right below this line)
-    "a cache write costs {w:g}x the input price, a cache read {r:g}x":
-        "캐시 쓰기는 입력 가격의 {w:g}배, 캐시 읽기는 {r:g}배입니다",
-    "{n} saved rows, written by: {command}":
-        "저장된 행 {n}개, 만든 명령: {command}",
-    "reads capped at {n:,} characters":
-        "읽기 상한 {n:,}자",
-    "notes tool":
-        "메모 도구",
-    "server {edit} over {n:,}":
-        "서버 {edit}, {n:,} 초과 시",
-    ", keep {n}":
-        ", keep {n}",
-    "nothing":
-        "없음",
-    "large size: audit of {a} files, needle of {b:,} lines, {c} lookups, a {w:,}-token window":
-        "큰 크기: 감사 과제 파일 {a}개, 바늘 찾기 {b:,}줄, 조회 {c}번, {w:,} 토큰 윈도우",
-    "with these prices (w - r) / r = {x:g}":
-        "이 가격에서 (w - r) / r = {x:g}",
-    "one result, only the newest block marked":
-        "결과 하나, 가장 새 블록만 표시",
-    "a batch of 10 results, only the newest marked":
-        "결과 10개 묶음, 가장 새 블록만 표시",
-    "one result, the stable part's end marked":
-        "결과 하나, 안정된 부분의 끝 표시",
-    "{label:47} F = {f:>5,}, P = {p:>5,}: pays after {s:5.0f} requests":
-        "{label:30} F = {f:>5,}, P = {p:>5,}: 요청 {s:5.0f}번 뒤에 본전",
-    "{label:31} {detail}; read {r:>7,}, written {w:>7,} tokens; ${t:.4f} (writes ${cw:.4f}, uncached ${u:.4f})":
-        "{label:22} {detail}; 읽기 {r:>7,} 토큰, 쓰기 {w:>7,} 토큰; ${t:.4f} (쓰기 ${cw:.4f}, 캐시 없음 ${u:.4f})",
-    "small audit: floor ${f:.4f}, the run ${c:.4f}":
-        "작은 감사 과제: 하한 ${f:.4f}, 실행 ${c:.4f}",
-    "audit of 200, {k:12}: ${c:.4f}, its own floor ${f:.4f} ({r:.2f}x the floor; the floor is {a:.2f}x append-only's bill)":
-        "파일 200개 감사, {k:12}: ${c:.4f}, 자기 하한 ${f:.4f} (하한의 {r:.2f}배, 하한은 추가 전용 청구액의 {a:.2f}배)",
-    "records: {c}x append-only's dollars, {i}x its input tokens, {p}x its peak; {f}x its own floor: ${a:.4f} above it, ${s:.4f} of that the fold":
-        "records: 추가 전용 대비 달러 {c}배, 입력 토큰 {i}배, 최대치 {p}배. 자기 하한의 {f}배로 하한보다 ${a:.4f} 높고, 그중 ${s:.4f}가 접기입니다",
-    "without the fold: {f:.3f}x its floor, input tokens {i:.3f}x append-only's (bar {b}x)":
-        "접기가 없으면: 자기 하한의 {f:.3f}배, 입력 토큰은 추가 전용의 {i:.3f}배 (기준 {b}배)",
-    "held-out audit: {n} files, seed {seed}":
-        "홀드아웃 감사 과제: 파일 {n}개, 시드 {seed}",
-    "catalog":
-        "카탈로그 가격",
-    "reads 0.10x":
-        "읽기 0.10배",
-    "1 step in 10 slow":
-        "10단계에 1번 느림",
-    "every step slow":
-        "모든 단계 느림",
-    "no cache":
-        "캐시 없음",
-    "each bill as a multiple of append-only's under the same prices (its rank); a slow step comes 6 minutes after the one before, past the 5-minute ttl":
-        "같은 가격에서 추가 전용 청구액에 대한 배수(괄호 안은 순위). 느린 단계는 앞 요청보다 6분 늦게 와서 5분 ttl을 넘깁니다",
-    "append-only's own bill: {bills}":
-        "추가 전용 자신의 청구액: {bills}",
-    "one result cleared, only the newest block marked: pays after {a:.0f} requests at the catalog's reads, {b:.0f} at 0.10x":
-        "결과 하나를 비우고 가장 새 블록만 표시: 카탈로그의 읽기 가격에서는 요청 {a:.0f}번, 0.10배에서는 {b:.0f}번 뒤에 본전",
-    # lessons 08-09 (issue 25 item 5): the sentences their code cells print, and lesson 9's plot
-    "(offline course model)": "(오프라인 코스 모델)",
-    "{folder:20} {n:>3} files {t:>7,} tokens": "{folder:20} 파일 {n:>3}개 {t:>7,} 토큰",
-    "every file once: {t:,} tokens, {w:.1f} windows; {n} services above 30":
-        "모든 파일을 한 번씩: {t:,} 토큰, 윈도우 {w:.1f}개 분량; 30을 넘는 서비스 {n}개",
-    "{label}: {stop}, {n} requests + {k} summary calls, peak {t:,} tokens; {score}":
-        "{label}: {stop}, 요청 {n}번 + 요약 호출 {k}번, 최대 {t:,} 토큰; {score}",
-    "the lead's rules (sent to the model as they are):": "리드의 규칙 (모델에 이대로 보냅니다):",
-    "the sub-agents' rules (sent to the model as they are):":
-        "서브에이전트의 규칙 (모델에 이대로 보냅니다):",
-    "  {label}: {stop}, {n} requests, peak {t:,}": "  {label}: {stop}, 요청 {n}번, 최대 {t:,}",
-    "lead: {stop}...; its largest request {t:,} tokens, the window {w:,}":
-        "리드: {stop}...; 가장 큰 요청 {t:,} 토큰, 윈도우 {w:,}",
-    "{n} tokens, fitted to {m}:": "{n} 토큰을 {m} 토큰에 맞추면:",
-    "lead: {stop}, {score}": "리드: {stop}, {score}",
-    "the largest folder's findings alone, one `name: value` line each: {n} tokens":
-        "가장 큰 폴더의 발견 사항만, 서비스마다 `name: value` 한 줄로: {n} 토큰",
-    "{label} wrote {n} tokens:": "{label}의 응답, {n} 토큰:",
-    "and the lead saw:": "리드가 받은 것:",
-    "{n} files at most in a folder x {m} tokens a line = {t} tokens":
-        "폴더당 파일 최대 {n}개 × 한 줄에 {m} 토큰 = {t} 토큰",
-    "  {label}: {n} tokens of result, peak {t:,}": "  {label}: 결과 {n} 토큰, 최대 {t:,}",
-    "the lead's largest request: {t:,} tokens, of which {parts}":
-        "리드의 가장 큰 요청: {t:,} 토큰, 그중 {parts}",
-    "{name} results {n:,}": "{name} 결과 {n:,}",
-    "agentlib's Team and delegate_tool agree: {n} sub-agents, {m} requests, the same answer":
-        "agentlib의 Team과 delegate_tool이 일치합니다: 서브에이전트 {n}개, 요청 {m}번, 같은 답",
-    "the lead's peak: {a:.0%} of one agent's; wall-clock steps {b:.0%}; input tokens {c:.0%}; "
-    "dollars {d:.0%}":
-        "리드의 최대치: 에이전트 하나의 {a:.0%}; 순차 단계 {b:.0%}; 입력 토큰 {c:.0%}; 달러 {d:.0%}",
-    "{n} tools, {t:,} tokens of definitions; one tool {lo} to {hi} tokens, median {mid}":
-        "도구 {n}개, 정의 {t:,} 토큰; 도구 하나에 {lo}~{hi} 토큰, 중앙값 {mid}",
-    "needed:": "필요한 도구:",
-    "tokens per request:": "요청별 토큰:",
-    "definitions' share of each request:": "요청마다 정의가 차지하는 비율:",
-    "definitions' share of the run: {p:.0%} ({d:,} of {t:,} tokens)":
-        "실행 전체에서 정의가 차지하는 비율: {p:.0%} ({t:,} 토큰 중 {d:,})",
-    "the run's bill, no cache: ${c:.4f}; the definitions' part: ${d:.4f}":
-        "캐시 없이 실행한 청구액: ${c:.4f}; 그중 정의의 몫: ${d:.4f}",
-    "the first request: {n:,} tokens, {p:.1%} of a {w:,}-token window before any work":
-        "첫 요청: {n:,} 토큰, 일을 시작하기도 전에 {w:,} 토큰 윈도우의 {p:.1%}",
-    "{kind}: {ok}, {n} requests, {k} searches, {m} tools loaded, {t:,} input tokens "
-    "({r:.2f}x every definition), peak {p:,}":
-        "{kind}: {ok}, 요청 {n}번, 검색 {k}번, 로드한 도구 {m}개, 입력 토큰 {t:,} "
-        "(모든 정의를 보낼 때의 {r:.2f}배), 최대 {p:,}",
-    "{k} searches, each a round trip: {n} requests instead of {m} ({extra:+d}); {t:,} input "
-    "tokens ({r:.2f}x every definition)":
-        "검색 {k}번, 검색마다 왕복 한 번: 요청 {m}번이 아니라 {n}번 ({extra:+d}); 입력 토큰 {t:,} "
-        "(모든 정의를 보낼 때의 {r:.2f}배)",
-    "tools added by hand: {a} then {b}": "손으로 추가한 도구: {a}, 이어서 {b}",
-    "deferred, regex: {a}": "지연 로딩, regex: {a}",
-    "tools added by hand": "손으로 추가한 도구",
-    "deferred, regex": "지연 로딩, regex",
-    "the first request after adding the tools read {r:,} tokens from the cache and wrote {w:,}":
-        "도구를 추가한 뒤 첫 요청은 캐시에서 {r:,} 토큰을 읽고 {w:,} 토큰을 썼습니다",
-    "every definition: {a:,.0f} + {b:,.0f} per tool; deferred: {c:,.0f} + {d:,.0f} per tool "
-    "(input tokens of the run)":
-        "모든 정의: {a:,.0f} + 도구당 {b:,.0f}; 지연 로딩: {c:,.0f} + 도구당 {d:,.0f} "
-        "(실행 전체의 입력 토큰)",
-    "break-even: {n:.1f} tools, {t:,.0f} tokens of definitions per request ({p:.0f} per tool)":
-        "손익분기점: 도구 {n:.1f}개, 요청당 정의 {t:,.0f} 토큰 (도구당 {p:.0f})",
-    "every definition": "모든 정의",
-    "deferred, regex search": "지연 로딩, 정규식 검색",
-    "tools in the catalog": "카탈로그의 도구 수",
-    "input tokens, whole run": "입력 토큰, 실행 전체",
-    "the incident task: the catalog's size and the run's input":
-        "인시던트 과제: 카탈로그의 크기와 실행의 입력",
-    "every result": "결과 전부",
-    "capped 1,200": "상한 1,200",
-    "cleared, keep 3": "비우기, keep 3",
-    "one script": "스크립트 하나",
-    "one call per report": "보고서마다 호출 한 번",
-    "the longest result: {n:,} characters (the cap: {cap:,})": "가장 긴 결과: {n:,}자 (상한: {cap:,})",
-    "the script: {r:.2f}x the input tokens, {n} requests instead of {m}":
-        "스크립트: 입력 토큰 {r:.2f}배, 요청 {m}번이 아니라 {n}번",
-    "the script the model wrote:": "모델이 쓴 스크립트:",
-    "what entered the window:": "윈도우에 들어간 것:",
-    "{n} tool calls made by the script, answered by the client:":
-        "스크립트가 한 도구 호출 {n}번, 답은 클라이언트가:",
-    "(the invoices answered between the last two are not counted)":
-        "(마지막 두 요청 사이에 답한 청구서는 세지 않습니다)",
-    "the script's output is {r:.2f}x the results read one by one":
-        "스크립트의 출력은 하나씩 읽은 결과의 {r:.2f}배입니다",
 }
 
 
@@ -861,19 +692,9 @@ def _record_figure_texts() -> None:
         return
 
     def with_texts(fig):
-        # the backend asks for this just before it draws a figure, also when `plt.show()` is
-        # called inside a cell or a function, before the post_execute hook: translate it here
-        localize_figure(fig)
         metadata = dict(fetch(fig) or {})
         metadata["agentlib"] = {"figure_texts": figure_texts(fig)}
         return metadata
 
     with_texts._agentlib = True
     backend_inline._fetch_figure_metadata = with_texts
-
-
-# A Korean lesson that draws with matplotlib alone (no coursekit.viz, which installs the hook
-# too) gets Korean, recorded figures as soon as it imports `say`: in a running IPython kernel
-# (IPython already imported), install the hook now. Elsewhere this costs nothing.
-if "IPython" in sys.modules:
-    install_figure_hook()
