@@ -8,11 +8,19 @@ client tool whose name says it searches tools), it searches with those words fir
 Offered the code execution tool and tools that code may call, it writes one script for
 the many calls whose results only add up (invoices), and one that prints every result
 when each must be read (reports). Everything it knows is in the request.
+
+The scripted model always words a search and writes a script the same way. Inside
+`styled(rng)` (the unscripted stand-in) it picks among other ways a model may put them:
+other patterns and phrases that find the same tool, a script that awaits its calls one at
+a time (a round trip each) instead of together, other names and another printed line.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
+import random
 import re
 
 CLIENT_SEARCH = re.compile(r"search_?tools|tool_?search|find_?tools", re.I)
@@ -35,6 +43,88 @@ STEPS = {
     "reports": ("list_handoff_reports", r"(?i)handoff", "list handoff reports"),
     "report": ("get_handoff_report", r"(?i)handoff", "get handoff report text"),
 }
+# step -> (other regex queries, other bm25 / client queries): each finds the step's tool too
+OTHER_QUERIES = {
+    "incident": ([r"(?i)incident.*(record|details)", r"get_incident"],
+                 ["incident details", "fetch the incident record by id"]),
+    "deployments": ([r"(?i)deploy", r"list_deployments"],
+                    ["recent deployments of a service", "deployments list"]),
+    "service": ([r"(?i)get_service", r"get_service\b"],
+                ["get service team", "service catalog entry owning team"]),
+    "oncall": ([r"(?i)oncall", r"get_oncall"], ["on call engineer", "oncall schedule team"]),
+    "rollback": ([r"(?i)rollback", r"rollback_deployment"],
+                 ["rollback a deployment", "revert deployment rollback"]),
+    "note": ([r"(?i)incident_note", r"add_incident_note"],
+             ["incident note", "add a note to an incident"]),
+    "invoices": ([r"(?i)list_invoices", r"(?i)invoice"], ["invoices of a customer", "list invoices"]),
+    "invoice": ([r"get_invoice", r"(?i)get_invoice"], ["invoice line items", "get one invoice"]),
+    "reports": ([r"(?i)handoff_report", r"list_handoff_reports"],
+                ["handoff reports", "list handoff reports on call"]),
+    "report": ([r"(?i)handoff_report", r"get_handoff_report"],
+               ["handoff report text", "read one handoff report"]),
+}
+
+_STYLE: contextvars.ContextVar[random.Random | None] = contextvars.ContextVar(
+    "ops_style", default=None)
+
+
+@contextlib.contextmanager
+def styled(rng: random.Random):
+    """Within: pick searches and scripts with `rng` (the unscripted stand-in)."""
+    token = _STYLE.set(rng)
+    try:
+        yield
+    finally:
+        _STYLE.reset(token)
+
+
+def _pick(options: list):
+    """The scripted model's way (the first), or, styled, any of them."""
+    rng = _STYLE.get()
+    return options[0] if rng is None else rng.choice(options)
+
+
+def invoices_script(customer: str, month: str, way: int = 0) -> str:
+    """The script that sums a customer's invoices for a month: all calls together (0), the
+    same with other names and another line (1), or one call at a time (2)."""
+    listing = f"await list_invoices(customer={customer!r}, month={month!r})"
+    if way == 1:
+        return ("import asyncio, json\n"
+                f"listed = json.loads({listing})\n"
+                "bodies = await asyncio.gather(*(get_invoice(invoice_id=x['id']) "
+                "for x in listed))\n"
+                "amounts = [json.loads(b)['total'] for b in bodies]\n"
+                "print(f'total: ${sum(amounts):.2f} over {len(amounts)} invoices')\n")
+    if way == 2:
+        return ("import json\n"
+                f"invoices = json.loads({listing})\n"
+                "total = 0.0\n"
+                "for inv in invoices:\n"
+                "    total += json.loads(await get_invoice(invoice_id=inv['id']))['total']\n"
+                "print(f'{len(invoices)} invoices, total: ${total:.2f}')\n")
+    return ("import asyncio, json\n"
+            f"invoices = json.loads({listing})\n"
+            "details = await asyncio.gather(*[get_invoice(invoice_id=i['id']) "
+            "for i in invoices])\n"
+            "total = sum(json.loads(d)['total'] for d in details)\n"
+            "print(f'{len(invoices)} invoices, total: ${total:.2f}')\n")
+
+
+def reports_script(way: int = 0) -> str:
+    """The script that prints every handoff report: all calls together (0), or one at a
+    time (1)."""
+    if way == 1:
+        return ("import json\n"
+                "for entry in json.loads(await list_handoff_reports()):\n"
+                "    report = json.loads(await get_handoff_report(report_id=entry['id']))\n"
+                "    print(report['id'], report['text'])\n")
+    return ("import asyncio, json\n"
+            "reports = json.loads(await list_handoff_reports())\n"
+            "texts = await asyncio.gather(*[get_handoff_report(report_id=r['id']) "
+            "for r in reports])\n"
+            "for t in texts:\n"
+            "    r = json.loads(t)\n"
+            "    print(r['id'], r['text'])\n")
 
 
 def _text(s: str) -> dict:
@@ -80,17 +170,19 @@ class Ops:
         searched = [r for r in self.view.results if r.name.startswith(("tool_search_tool",))
                     or CLIENT_SEARCH.search(r.name)]
         asked = {json.dumps(r.input, sort_keys=True) for r in searched}
+        other_regex, other_words = OTHER_QUERIES[step]
         for tool in sorted(self.view.tool_names):
             if tool == "tool_search_tool_regex":
-                query = {"query": regex}
-            elif tool == "tool_search_tool_bm25":
-                query = {"query": words}
-            elif CLIENT_SEARCH.search(tool):
-                query = {"query": words}
+                options = [regex, *other_regex]
+            elif tool == "tool_search_tool_bm25" or CLIENT_SEARCH.search(tool):
+                options = [words, *other_words]
             else:
                 continue
-            if json.dumps(query, sort_keys=True) in asked:
+            options = [{"query": q} for q in options
+                       if json.dumps({"query": q}, sort_keys=True) not in asked]
+            if not options:
                 continue
+            query = _pick(options)
             kind = "server_tool_use" if tool.startswith("tool_search_tool") else "tool_use"
             return [_text(f"I need a tool to {words}; searching the tool catalog."),
                     {"type": kind, "id": "", "name": tool, "input": query}]
@@ -164,14 +256,7 @@ class Ops:
         if self.programmatic("list_invoices", "get_invoice"):
             out = self._script_output()
             if out is None:
-                code = (
-                    "import asyncio, json\n"
-                    f"invoices = json.loads(await list_invoices(customer={customer!r}, "
-                    f"month={month!r}))\n"
-                    "details = await asyncio.gather(*[get_invoice(invoice_id=i['id']) "
-                    "for i in invoices])\n"
-                    "total = sum(json.loads(d)['total'] for d in details)\n"
-                    "print(f'{len(invoices)} invoices, total: ${total:.2f}')\n")
+                code = invoices_script(customer, month, _pick([0, 1, 2]))
                 return [_text("The line items only matter as a sum: one script fetches every "
                               "invoice and adds them up."),
                         {"type": "server_tool_use", "id": "", "name": "code_execution",
@@ -205,14 +290,7 @@ class Ops:
         if self.programmatic("list_handoff_reports", "get_handoff_report"):
             out = self._script_output()
             if out is None:
-                code = (
-                    "import asyncio, json\n"
-                    "reports = json.loads(await list_handoff_reports())\n"
-                    "texts = await asyncio.gather(*[get_handoff_report(report_id=r['id']) "
-                    "for r in reports])\n"
-                    "for t in texts:\n"
-                    "    r = json.loads(t)\n"
-                    "    print(r['id'], r['text'])\n")
+                code = reports_script(_pick([0, 1]))
                 return [_text("Each report must be read as written, so the script prints "
                               "them all."),
                         {"type": "server_tool_use", "id": "", "name": "code_execution",

@@ -9,6 +9,8 @@ a real model may vary and a lesson must not depend on:
   (`voice.py`); it reads its own earlier words back, as a model reads what it wrote;
 - pace: sometimes the next files are read in the same reply (fewer steps), sometimes a
   file is read again before answering (an extra step); independent calls in any order;
+- searches and scripts (lesson 9's ops platform): other patterns and phrases that find
+  the same tool, scripts written another way (`opsagent.styled`);
 - faults: now and then a 529 `overloaded_error` (the SDK retries it).
 
 Thinking blocks come from the model the client asks for (the default Claude model, whose
@@ -22,7 +24,7 @@ from __future__ import annotations
 import random
 import re
 
-from standin import agent, voice
+from standin import agent, opsagent, voice
 
 OVERLOAD_RATE = 0.03  # share of create calls answered 529 (retried by the SDK)
 BATCH = (0, 1, 1, 2)  # extra files read in the same reply
@@ -45,7 +47,8 @@ class Unscripted:
     def respond(self, *, system, tools, messages, seed: str) -> list[dict]:
         rng = random.Random(f"unscripted:{self.seed}:{seed}")
         plain = read_back(messages)
-        content = agent.respond(system=system, tools=tools, messages=plain, seed=seed)
+        with opsagent.styled(random.Random(f"ops:{self.seed}:{seed}")):
+            content = agent.respond(system=system, tools=tools, messages=plain, seed=seed)
         view = agent.read_view(system, tools, plain)
         content = pace(content, view, rng)
         facts = _facts(view, content)

@@ -219,13 +219,19 @@ def test_a_bad_window_is_named():
 
 # ---------------------------------------------------------------- profiles
 
+FITTED_SWEEPS = {"ops_sizes"}
+
+
 def test_the_offline_profile_holds_todays_sizes_and_live_is_smaller(monkeypatch):
     offline = profile.sizes("offline")
     assert (offline.audit, offline.window, offline.needle) == (12, 8_000, 400)
     assert offline.overflow_max_tokens == (2048, 128)
     for key, (off, on) in profile.TABLE.items():
         if isinstance(off, tuple):
-            assert len(on) == 1, key  # a sweep is one point live
+            # a sweep is one point live, or two where the lesson fits a line through it
+            # (lesson 9's break-even); never more points, never larger ones
+            assert len(on) <= (2 if key in FITTED_SWEEPS else 1), key
+            assert len(on) < len(off) and max(on) <= max(off), key
         else:
             assert on <= off, key
     with pytest.raises(AttributeError, match="TABLE"):
