@@ -35,7 +35,8 @@ def test_notebook_metadata(path):
         assert "execution" not in cell.get("metadata", {})  # no timings
 
 
-# The lessons, 01 to 09, with 05b after 05; not the start page, not the appendices.
+# The lessons, 01 to 09, each split-off part (03b, 05b, ...) after its lesson; not the start
+# page, not the appendices.
 LESSONS = sorted(p for p in (ROOT / "lessons").glob("*.ipynb")
                  if re.match(r"0[1-9][a-z]?_", p.name))
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
@@ -49,9 +50,14 @@ def exercise_of(lesson: Path) -> str:
     return found[0].name
 
 
-def test_the_lessons_are_in_order_with_05b_after_05():
+def test_the_lessons_are_in_order_each_split_part_after_its_lesson():
     names = [p.name[:3] for p in LESSONS]
-    assert names == ["01_", "02_", "03_", "04_", "05_", "05b", "06_", "07_", "08_", "09_"]
+    numbers = sorted({n[:2] for n in names})
+    assert numbers == [f"{i:02d}" for i in range(1, 10)]
+    for number in numbers:
+        parts = [n for n in names if n.startswith(number)]
+        assert parts in ([f"{number}_"], [f"{number}_", f"{number}b"],
+                         [f"{number}_", f"{number}b", f"{number}c"]), parts
 
 
 def markdown_cells(path: Path) -> list[str]:
