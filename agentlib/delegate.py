@@ -7,7 +7,8 @@ task's format, within `budget` tokens). Its final reply, cut at whole lines to t
 with a notice (`fit`), is the tool's result. The lead's window holds those results and
 nothing of the sub-agents' work. The team keeps every sub-run (`team.runs`), so that a
 comparison can add up calls, tokens and dollars over all agents (`totals`) and find the
-longest chain of requests when the sub-agents run in parallel (`wall_clock_steps`).
+longest chain of requests a host that ran the sub-agents in parallel would wait
+(`wall_clock_steps`). This one runs them one after another, in the order they were called.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ SUBAGENT_RULES = (
 LEAD_RULES = (
     "You are the lead agent. Do not do the work yourself: split the task into "
     "self-contained sub-tasks, one per folder, and give each to a sub-agent with the "
-    "delegate tool, all in one reply so that they run in parallel. A sub-agent sees only "
+    "delegate tool, all in one reply: none needs another's result. A sub-agent sees only "
     "the sub-task you write: include the folder, what to find, the rules that apply and the "
     "answer format. Then answer the user from the sub-agents' results.")
 NOTICE = "[cut to the {budget}-token budget: {more} more lines not shown]"
@@ -89,7 +90,7 @@ class Team:
         context window and the same file tools. It sees only the task you write here, so
         say everything it needs: which folder or files, what to find, the rules that apply
         and the answer format. You get back only its final result. Several delegate calls
-        in one reply run in parallel.
+        in one reply run one after another, each in its own fresh window.
 
         Args:
             task: the whole sub-task, self-contained.
@@ -120,8 +121,8 @@ def task_of(run: Run) -> str:
 
 def wall_clock_steps(lead: Run, runs: Sequence[Run] = ()) -> int:
     """The longest chain of requests that must wait for one another: the lead's requests,
-    and at each lead step that delegated, the longest of the sub-runs it started (they
-    run in parallel). Each delegate call is matched to the next sub-run given its task."""
+    and at each lead step that delegated, the longest of the sub-runs it started (as if
+    they ran in parallel; `Team` runs them one after another). Each delegate call is matched to the next sub-run given its task."""
     started: dict[str, deque] = defaultdict(deque)
     for run in runs:
         started[task_of(run)].append(run)

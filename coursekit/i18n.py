@@ -19,6 +19,7 @@ import importlib.util
 import json
 import os
 import re
+import sys
 from pathlib import Path
 
 LANGS = ("en", "ko")
@@ -646,6 +647,89 @@ PRINTED: dict[str, str] = {
     "resuming saves {n} requests and {pct:.0%} of the input tokens of a cold start with notes":
         "이어서 하면 메모가 있는 콜드 스타트보다 요청 {n}번과 입력 토큰의 {pct:.0%}를 아낍니다",
     # lessons 07-08: new printed sentences (issue 23; add right below this line)
+    # lessons 08-09 (issue 25 item 5): the sentences their code cells print, and lesson 9's plot
+    "(offline course model)": "(오프라인 코스 모델)",
+    "{folder:20} {n:>3} files {t:>7,} tokens": "{folder:20} 파일 {n:>3}개 {t:>7,} 토큰",
+    "every file once: {t:,} tokens, {w:.1f} windows; {n} services above 30":
+        "모든 파일을 한 번씩: {t:,} 토큰, 윈도우 {w:.1f}개 분량; 30을 넘는 서비스 {n}개",
+    "{label}: {stop}, {n} requests + {k} summary calls, peak {t:,} tokens; {score}":
+        "{label}: {stop}, 요청 {n}번 + 요약 호출 {k}번, 최대 {t:,} 토큰; {score}",
+    "the lead's rules (sent to the model as they are):": "리드의 규칙 (모델에 이대로 보냅니다):",
+    "the sub-agents' rules (sent to the model as they are):":
+        "서브에이전트의 규칙 (모델에 이대로 보냅니다):",
+    "  {label}: {stop}, {n} requests, peak {t:,}": "  {label}: {stop}, 요청 {n}번, 최대 {t:,}",
+    "lead: {stop}...; its largest request {t:,} tokens, the window {w:,}":
+        "리드: {stop}...; 가장 큰 요청 {t:,} 토큰, 윈도우 {w:,}",
+    "{n} tokens, fitted to {m}:": "{n} 토큰을 {m} 토큰에 맞추면:",
+    "lead: {stop}, {score}": "리드: {stop}, {score}",
+    "the largest folder's findings alone, one `name: value` line each: {n} tokens":
+        "가장 큰 폴더의 발견 사항만, 서비스마다 `name: value` 한 줄로: {n} 토큰",
+    "{label} wrote {n} tokens:": "{label}의 응답, {n} 토큰:",
+    "and the lead saw:": "리드가 받은 것:",
+    "{n} files at most in a folder x {m} tokens a line = {t} tokens":
+        "폴더당 파일 최대 {n}개 × 한 줄에 {m} 토큰 = {t} 토큰",
+    "  {label}: {n} tokens of result, peak {t:,}": "  {label}: 결과 {n} 토큰, 최대 {t:,}",
+    "the lead's largest request: {t:,} tokens, of which {parts}":
+        "리드의 가장 큰 요청: {t:,} 토큰, 그중 {parts}",
+    "{name} results {n:,}": "{name} 결과 {n:,}",
+    "agentlib's Team and delegate_tool agree: {n} sub-agents, {m} requests, the same answer":
+        "agentlib의 Team과 delegate_tool이 일치합니다: 서브에이전트 {n}개, 요청 {m}번, 같은 답",
+    "the lead's peak: {a:.0%} of one agent's; wall-clock steps {b:.0%}; input tokens {c:.0%}; "
+    "dollars {d:.0%}":
+        "리드의 최대치: 에이전트 하나의 {a:.0%}; 순차 단계 {b:.0%}; 입력 토큰 {c:.0%}; 달러 {d:.0%}",
+    "{n} tools, {t:,} tokens of definitions; one tool {lo} to {hi} tokens, median {mid}":
+        "도구 {n}개, 정의 {t:,} 토큰; 도구 하나에 {lo}~{hi} 토큰, 중앙값 {mid}",
+    "needed:": "필요한 도구:",
+    "tokens per request:": "요청별 토큰:",
+    "definitions' share of each request:": "요청마다 정의가 차지하는 비율:",
+    "definitions' share of the run: {p:.0%} ({d:,} of {t:,} tokens)":
+        "실행 전체에서 정의가 차지하는 비율: {p:.0%} ({t:,} 토큰 중 {d:,})",
+    "the run's bill, no cache: ${c:.4f}; the definitions' part: ${d:.4f}":
+        "캐시 없이 실행한 청구액: ${c:.4f}; 그중 정의의 몫: ${d:.4f}",
+    "the first request: {n:,} tokens, {p:.1%} of a {w:,}-token window before any work":
+        "첫 요청: {n:,} 토큰, 일을 시작하기도 전에 {w:,} 토큰 윈도우의 {p:.1%}",
+    "{kind}: {ok}, {n} requests, {k} searches, {m} tools loaded, {t:,} input tokens "
+    "({r:.2f}x every definition), peak {p:,}":
+        "{kind}: {ok}, 요청 {n}번, 검색 {k}번, 로드한 도구 {m}개, 입력 토큰 {t:,} "
+        "(모든 정의를 보낼 때의 {r:.2f}배), 최대 {p:,}",
+    "{k} searches, each a round trip: {n} requests instead of {m} ({extra:+d}); {t:,} input "
+    "tokens ({r:.2f}x every definition)":
+        "검색 {k}번, 검색마다 왕복 한 번: 요청 {m}번이 아니라 {n}번 ({extra:+d}); 입력 토큰 {t:,} "
+        "(모든 정의를 보낼 때의 {r:.2f}배)",
+    "tools added by hand: {a} then {b}": "손으로 추가한 도구: {a}, 이어서 {b}",
+    "deferred, regex: {a}": "지연 로딩, regex: {a}",
+    "tools added by hand": "손으로 추가한 도구",
+    "deferred, regex": "지연 로딩, regex",
+    "the first request after adding the tools read {r:,} tokens from the cache and wrote {w:,}":
+        "도구를 추가한 뒤 첫 요청은 캐시에서 {r:,} 토큰을 읽고 {w:,} 토큰을 썼습니다",
+    "every definition: {a:,.0f} + {b:,.0f} per tool; deferred: {c:,.0f} + {d:,.0f} per tool "
+    "(input tokens of the run)":
+        "모든 정의: {a:,.0f} + 도구당 {b:,.0f}; 지연 로딩: {c:,.0f} + 도구당 {d:,.0f} "
+        "(실행 전체의 입력 토큰)",
+    "break-even: {n:.1f} tools, {t:,.0f} tokens of definitions per request ({p:.0f} per tool)":
+        "손익분기점: 도구 {n:.1f}개, 요청당 정의 {t:,.0f} 토큰 (도구당 {p:.0f})",
+    "every definition": "모든 정의",
+    "deferred, regex search": "지연 로딩, 정규식 검색",
+    "tools in the catalog": "카탈로그의 도구 수",
+    "input tokens, whole run": "입력 토큰, 실행 전체",
+    "the incident task: the catalog's size and the run's input":
+        "인시던트 과제: 카탈로그의 크기와 실행의 입력",
+    "every result": "결과 전부",
+    "capped 1,200": "상한 1,200",
+    "cleared, keep 3": "비우기, keep 3",
+    "one script": "스크립트 하나",
+    "one call per report": "보고서마다 호출 한 번",
+    "the longest result: {n:,} characters (the cap: {cap:,})": "가장 긴 결과: {n:,}자 (상한: {cap:,})",
+    "the script: {r:.2f}x the input tokens, {n} requests instead of {m}":
+        "스크립트: 입력 토큰 {r:.2f}배, 요청 {m}번이 아니라 {n}번",
+    "the script the model wrote:": "모델이 쓴 스크립트:",
+    "what entered the window:": "윈도우에 들어간 것:",
+    "{n} tool calls made by the script, answered by the client:":
+        "스크립트가 한 도구 호출 {n}번, 답은 클라이언트가:",
+    "(the invoices answered between the last two are not counted)":
+        "(마지막 두 요청 사이에 답한 청구서는 세지 않습니다)",
+    "the script's output is {r:.2f}x the results read one by one":
+        "스크립트의 출력은 하나씩 읽은 결과의 {r:.2f}배입니다",
 }
 
 
@@ -692,9 +776,19 @@ def _record_figure_texts() -> None:
         return
 
     def with_texts(fig):
+        # the backend asks for this just before it draws a figure, also when `plt.show()` is
+        # called inside a cell or a function, before the post_execute hook: translate it here
+        localize_figure(fig)
         metadata = dict(fetch(fig) or {})
         metadata["agentlib"] = {"figure_texts": figure_texts(fig)}
         return metadata
 
     with_texts._agentlib = True
     backend_inline._fetch_figure_metadata = with_texts
+
+
+# A Korean lesson that draws with matplotlib alone (no coursekit.viz, which installs the hook
+# too) gets Korean, recorded figures as soon as it imports `say`: in a running IPython kernel
+# (IPython already imported), install the hook now. Elsewhere this costs nothing.
+if "IPython" in sys.modules:
+    install_figure_hook()

@@ -51,8 +51,7 @@ STRATEGY_NAMES = sorted({name for size in bench.SIZES.values()
 # differ from bench/results/results.csv and the lesson's `assert ... "re-run the benchmark"`
 # fails, in English too. Follow-up: re-run the benchmark, re-execute lessons/07 and
 # lessons/ko/07, delete this entry.
-NOT_YET = {"07_choosing_and_combining.ipynb": "lesson 7: re-execute after the benchmark re-run",
-           "09_tools_in_the_window.ipynb": "lesson 9: its sweep figure (cell 81fb0eb1) is saved without its texts even when re-executed; issue 25 follow-up"}
+NOT_YET = {"07_choosing_and_combining.ipynb": "lesson 7: re-execute after the benchmark re-run"}
 
 
 def figures(path: Path) -> list[tuple[str, list[str] | None]]:
