@@ -82,3 +82,35 @@ def test_the_sandbox_refuses(code, words):
 def test_the_sandbox_writes_in_its_own_folder():
     report = sandbox.run("open('a.txt', 'w').write('hi')\nprint(open('a.txt').read())", [], [])
     assert report["stdout"] == "hi\n" and report["return_code"] == 0
+
+
+def test_the_sdks_tool_runner_answers_a_scripts_calls():
+    """The SDK's own tool runner (`beta.messages.tool_runner`) with tools only code may call:
+    it answers each call the script makes and passes the container back, as the API needs."""
+    from anthropic import beta_tool
+
+    w = workloads.ops(variant="invoices", n_invoices=4, programmatic=True)
+    calls = []
+
+    def run(name, **args):
+        calls.append(name)
+        return w.toolbox.run({"type": "tool_use", "id": "x", "name": name, "input": args})[
+            "content"]
+
+    @beta_tool(name="list_invoices", allowed_callers=["code_execution_20260120"])
+    def list_invoices(customer: str, month: str) -> str:
+        """List a customer's invoices for a month."""
+        return run("list_invoices", customer=customer, month=month)
+
+    @beta_tool(name="get_invoice", allowed_callers=["code_execution_20260120"])
+    def get_invoice(invoice_id: str) -> str:
+        """One invoice with its line items and total."""
+        return run("get_invoice", invoice_id=invoice_id)
+
+    code = next(t for t in w.tools if t["name"] == "code_execution")
+    runner = connect().beta.messages.tool_runner(
+        model=MODEL, max_tokens=2048, tools=[list_invoices, get_invoice, code],
+        messages=[user(w.task)])
+    replies = list(runner)
+    assert w.score(replies[-1].content[-1].text).success
+    assert calls == ["list_invoices"] + ["get_invoice"] * 4 and len(replies) == 3
