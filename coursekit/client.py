@@ -22,9 +22,12 @@ from coursekit.guard import WindowGuard
 def connect(offline: bool | None = None, *, context_window: int | None = None,
             faults: dict[int, int] | None = None, max_retries: int | None = None,
             model: str | None = None, unscripted: bool | None = None, seed: int | None = None,
-            asynchronous: bool = False, **client_options) -> anthropic.Anthropic:
+            asynchronous: bool = False, thinking_summaries: bool = False,
+            **client_options) -> anthropic.Anthropic:
     """A client from `agentlib.connect` with the lesson's window (tokens), faults and
-    stand-in; `client.context_window` says which window the lesson asked for."""
+    stand-in; `client.context_window` says which window the lesson asked for.
+    `thinking_summaries=True`: offline, `between_tools` notes shown summarized show a
+    summary, as Claude's do (docs/api-facts.md 9.6); with Claude it changes nothing."""
     chosen = standin.unscripted_seed(unscripted, seed)
     if chosen is not None and offline is False:
         raise ValueError("unscripted=True is the offline stand-in; it cannot be used with "
@@ -37,6 +40,8 @@ def connect(offline: bool | None = None, *, context_window: int | None = None,
     if not live:
         options = {"context_window": None if chosen is not None else context_window,
                    "faults": faults, "unscripted": chosen is not None, "seed": chosen}
+        if thinking_summaries:
+            options["thinking_summaries"] = True
         if chosen is not None:
             model = model or model_name()
     free = not live and chosen is None and profile.is_live()  # the course model in a live pass

@@ -640,6 +640,32 @@ PRINTED: dict[str, str] = {
     "incident.log: {r:.2f} tokens per 4 characters":
         "incident.log: 4자당 {r:.2f} 토큰",
     # lessons 04-04b: new printed sentences (issue 23; add right below this line)
+    "without the tool-use prompt the API adds, as lesson 1 counted: {n:,} of {total:,} tokens ({p:.0%})":
+        "레슨 1처럼 API가 덧붙이는 도구 사용 프롬프트를 빼고 세면: 전체 {total:,} 토큰 중 {n:,} 토큰 ({p:.0%})",
+    "the last request ({i}): notes and task {a:,}, calls {b:,}, placeholders {c:,}, live results {d:,} tokens":
+        "마지막 요청({i}): 메모와 과제 {a:,}, 호출 {b:,}, 자리표시자 {c:,}, 남아 있는 결과 {d:,} 토큰",
+    "\n{label}: a request after a clearing writes {n:,} tokens to the cache, on average":
+        "\n{label}: 비우기 뒤의 요청은 평균 {n:,} 토큰을 캐시에 씁니다",
+    "{m}: accepts thinking {t}; display {d}; binds thinking to the conversation: {b}":
+        "{m}: 받는 사고 설정 {t}; 표시 방식 {d}; 사고 블록을 대화에 묶음: {b}",
+    "thinking (shown: {s!r}, signature of {n} characters)":
+        "사고 블록(보이는 텍스트: {s!r}, 서명 {n}자)",
+    "accepted":
+        "받아들여짐",
+    "The notebook's version and agentlib's agree":
+        "노트북의 버전과 agentlib의 버전이 같습니다",
+    "accepted: {r}":
+        "받아들여짐: {r}",
+    "thinking blocks: {a} in the history, {b} after the edit":
+        "사고 블록: 히스토리에 {a}개, 편집 뒤에 {b}개",
+    "{label}: {r:+} re-reads, {t:.1f}x the input tokens of {base}":
+        "{label}: 재읽기 {r:+}번, 입력 토큰은 {base}의 {t:.1f}배",
+    "{m}, display omitted":
+        "{m}, 사고 텍스트 숨김",
+    "{m}, display summarized":
+        "{m}, 사고 요약 표시",
+    "clearing (keep 3, trigger {t}): notes as text or as thinking":
+        "비우기(keep 3, trigger {t}): 텍스트 메모와 사고 블록 메모",
     # lessons 05-05b: new printed sentences (issue 23; add right below this line)
     # lesson 06 and appendix A: new printed sentences (issue 23; add right below this line)
     "keep 4 + notes: {r:.2f}x the total input tokens of keep 6 + notes, {s:.2f}x those of keep 6":

@@ -36,6 +36,8 @@ LESSONS = [  # (label, lesson notebook, exercise notebook or None)
     ("03b tools that return less", "03b_tools_that_return_less", None),
     ("04 clearing old tool results", "04_clearing_old_tool_results",
      "04_clearing_old_tool_results"),
+    ("04b the server, the cache, bound thinking", "04b_clearing_on_the_server_and_bound_thinking",
+     None),
     ("05 summarizing compaction", "05_summarizing_compaction", "05_summarizing_compaction"),
     ("05b triggers, the bill, the server", "05b_compaction_triggers_server_and_cost", None),
     ("06 scratchpad memory", "06_scratchpad_memory", "06_scratchpad_memory"),

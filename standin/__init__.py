@@ -38,18 +38,20 @@ def unscripted_seed(unscripted: bool | None = None, seed: int | None = None) -> 
 
 def in_process(*, asynchronous: bool = False, context_window: int | None = None,
                faults: dict[int, int] | None = None, model: str | None = None,
-               unscripted: bool | None = None, seed: int | None = None):
+               unscripted: bool | None = None, seed: int | None = None,
+               thinking_summaries: bool = False):
     """(the stand-in, an httpx client whose only destination is it), for the SDK's
     `http_client=`. `context_window` replaces every model's window (tokens); `faults`:
     {call number: HTTP status}, e.g. {2: 529}; `unscripted=True` (or AGENTLIB_UNSCRIPTED=1):
     the unscripted stand-in, the test double for Claude, varied from `seed` (or
-    AGENTLIB_SEED), answering as the default Claude model would (its thinking, its window)."""
+    AGENTLIB_SEED), answering as the default Claude model would (its thinking, its window);
+    `thinking_summaries=True`: `between_tools` notes shown summarized show a summary."""
     from apiwire.models import DEFAULT_MODEL
 
     chosen = unscripted_seed(unscripted, seed)
     if chosen is not None:
         model = model or os.environ.get("AGENTLIB_MODEL", DEFAULT_MODEL)
     course_model = CourseModel(context_window=context_window, faults=faults, model=model,
-                               unscripted=chosen)
+                               unscripted=chosen, thinking_summaries=thinking_summaries)
     make = async_http_client if asynchronous else http_client
     return course_model, make(course_model)

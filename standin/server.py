@@ -46,12 +46,15 @@ def digest(*parts: Any) -> str:
 class CourseModel:
     """The offline Messages API. State: its settings, the count of calls (for faults) and
     the prompt cache. `context_window`, when given, replaces every model's window;
-    `unscripted`, a seed, puts the unscripted layer (`unscripted.py`) around the agent."""
+    `unscripted`, a seed, puts the unscripted layer (`unscripted.py`) around the agent;
+    `thinking_summaries`: `between_tools` notes shown summarized show a summary
+    (`thinking.summary`), as the docs say Claude's do; by default their full text."""
 
     def __init__(self, context_window: int | None = None,
                  faults: dict[int, int] | None = None, model: str | None = None,
-                 unscripted: int | None = None):
+                 unscripted: int | None = None, thinking_summaries: bool = False):
         self.context_window = int(context_window) if context_window else None
+        self.thinking_summaries = thinking_summaries  # between_tools notes shown as summaries
         self.faults = {int(k): int(v) for k, v in (faults or {}).items()}
         self.model = model
         self.calls = 0  # create/count calls received, retries included
@@ -189,7 +192,8 @@ class CourseModel:
         output_tokens = min(tokens.count([b for b in content if b["type"] not in
                                           tooling.SERVER_BLOCKS and not b.get("caller")]), budget)
         thought = sum(tokens.count(b) for b in content if b["type"] == "thinking")
-        content = reply.sign(row, cfg, content, system, request["messages"])
+        content = reply.sign(row, cfg, content, system, request["messages"],
+                             summaries=self.thinking_summaries)
         if iterations is not None:
             iterations.append(_iteration("message", input_tokens, output_tokens))
         if block:  # the compaction block comes first; its tokens are its own iteration

@@ -115,9 +115,21 @@ def open_signature(signature) -> dict | None:
     return None
 
 
-def block(row: Model, cfg: dict, text: str, system, messages: list[dict]) -> dict:
-    """A signed thinking block for the reply to `messages`."""
+def summary(text: str) -> str:
+    """The summary shown for notes written between tool calls (course choice, the docs give
+    no wording): each line up to its first ": ", what it is about without what it found."""
+    return "\n".join(line.split(": ", 1)[0] + ("." if ": " in line else "")
+                     for line in text.splitlines())
+
+
+def block(row: Model, cfg: dict, text: str, system, messages: list[dict], *,
+          summaries: bool = False) -> dict:
+    """A signed thinking block for the reply to `messages`. With `summaries`, a
+    `between_tools` block shown summarized shows `summary(text)`; the signature keeps the
+    full notes, which the model reads when the block comes back (docs/api-facts.md 9.6)."""
     shown = text if cfg["display"] == "summarized" else ""
+    if summaries and shown and cfg["type"] == "between_tools":
+        shown = summary(text)
     return {"type": "thinking", "thinking": shown,
             "signature": sign(row, text, shown, prefix_digest(system, messages))}
 
