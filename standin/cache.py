@@ -4,9 +4,11 @@ requests with the same prefix (a model-specific fraction of the input price). An
 before the breakpoint, such as clearing or compaction, means the next request writes again.
 
 The prefix runs in the API's order: tools, then system, then messages, block by block.
-A hit is looked for at the breakpoint and up to 20 blocks before it. At most 4
-breakpoints, the top-level automatic one included; prefixes under the model's minimum
-are not cached. Entries do not expire here (the offline model keeps no clock).
+A hit is looked for at the breakpoint and at most 19 positions before it (20 in all, the
+breakpoint the first; a run of consecutive `tool_use` blocks is one position, and so is a
+run of `tool_result` blocks). At most 4 breakpoints, the top-level automatic one included;
+prefixes under the model's minimum are not cached. Entries do not expire here (the offline
+model keeps no clock).
 Sources: docs/api-facts.md, section 5.
 """
 
@@ -19,7 +21,8 @@ from standin import tokens
 from standin.errors import APIError
 from standin.history import blocks
 
-LOOKBACK = 20
+LOOKBACK = 20  # positions checked per breakpoint, the breakpoint itself the first
+ONE_POSITION = ("tool_use", "tool_result")  # a run of either type is one position
 UNCACHED_TAIL = 4  # the prompt's last tokens (the turn's closing framing) are never cached
 MAX_BREAKPOINTS = 4
 TTLS = ("5m", "1h")
@@ -88,6 +91,19 @@ def _place_top_level(segs: list[list], ttl: str) -> None:
         return
 
 
+def positions(segs: list[list]) -> list[int]:
+    """The lookback position of each block: consecutive `tool_use` blocks share one, and so do
+    consecutive `tool_result` blocks (the docs' rule on the Claude API)."""
+    out, p, previous = [], -1, None
+    for block, _, _ in segs:
+        kind = block.get("type")
+        if not (kind in ONE_POSITION and kind == previous):
+            p += 1
+        out.append(p)
+        previous = kind
+    return out
+
+
 class PromptCache:
     """The cached prefixes of one offline model (a set of prefix hashes)."""
 
@@ -110,10 +126,14 @@ class PromptCache:
             hashes.append(h.copy().hexdigest())
             running += n
             cum.append(min(running, max(0, total - UNCACHED_TAIL)))
-        read = 0
-        for mark in reversed(marks):
-            hit = next((i for i in range(mark, max(-1, mark - LOOKBACK - 1), -1)
-                        if hashes[i] in self.prefixes), None)
+        read, pos = 0, positions(segs)
+        for mark in reversed(marks):  # no hit in one window: the next breakpoint's window
+            hit, i = None, mark
+            while i >= 0 and pos[mark] - pos[i] < LOOKBACK:
+                if hashes[i] in self.prefixes:
+                    hit = i
+                    break
+                i -= 1
             if hit is not None:
                 read = cum[hit]
                 break

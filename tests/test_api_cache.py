@@ -1,6 +1,6 @@
 """Prompt caching through the real SDK: four breakpoints at most, top-level automatic
-caching, TTLs and the `usage.cache_creation` breakdown, per-model minimums
-(docs/api-facts.md section 5)."""
+caching, TTLs and the `usage.cache_creation` breakdown, per-model minimums, the 20-position
+lookback (docs/api-facts.md section 5)."""
 
 from apitools import MODEL, TASK, ask, connect, message, no_network, refused  # noqa: F401
 
@@ -76,3 +76,39 @@ def test_the_course_model_counts_with_1024_minimum():
     assert MODEL == "course-model-1"
     short = [{"type": "text", "text": PART[:3000], "cache_control": {"type": "ephemeral"}}]
     assert ask(connect(), system=short).usage.cache_creation_input_tokens == 0  # < 1,024
+
+
+def blocks_of(n: int, start: int = 0, run: str = "") -> list[dict]:
+    """`n` short text blocks, numbered from `start` (`run` keeps two tests' prefixes apart)."""
+    return [{"type": "text", "text": f"Note {run}{i}: the deploy at 09:{i % 60:02d} passed."}
+            for i in range(start, start + n)]
+
+
+def marked(blocks: list[dict]) -> list[dict]:
+    """The same blocks, the last one a breakpoint."""
+    return blocks[:-1] + [{**blocks[-1], "cache_control": {"type": "ephemeral"}}]
+
+
+def test_the_lookback_checks_20_positions_counting_the_breakpoint():
+    # the docs' example: an entry at block 15 is one position outside a window at block 35
+    for added, hit in ((19, True), (20, False)):
+        c = connect()
+        first = ask(c, [user(*marked(blocks_of(10, run=added)))], system=system("none"))
+        assert first.usage.cache_creation_input_tokens > 0
+        grown = ask(c, [user(*marked(blocks_of(10 + added, run=added)))], system=system("none"))
+        read = grown.usage.cache_read_input_tokens
+        assert (read >= first.usage.cache_creation_input_tokens) if hit else read == 0, (added, read)
+
+
+def test_a_run_of_tool_calls_or_results_is_one_position():
+    calls = [{"type": "tool_use", "id": f"toolu_{i:02d}", "name": "read_file",
+              "input": {"path": f"svc{i}.cfg"}} for i in range(25)]
+    results = [{"type": "tool_result", "tool_use_id": f"toolu_{i:02d}", "content": "ok"}
+               for i in range(25)]
+    c = connect()
+    opening = blocks_of(3)
+    first = ask(c, [user(*marked(opening))], system=system("none"))
+    grown = ask(c, [user(*opening), {"role": "assistant", "content": calls},
+                    user(*results, *marked(blocks_of(1, 3)))], system=system("none"))
+    # 50 blocks after the entry, but 3 positions: the entry is found
+    assert grown.usage.cache_read_input_tokens >= first.usage.cache_creation_input_tokens > 0
