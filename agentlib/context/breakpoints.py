@@ -7,8 +7,9 @@ breakpoint the cache is read only up to the system prompt, and the rest (the tas
 agent's notes, every cleared result) is written again at 1.25x. But the part before the
 oldest result not yet cleared (the summary, cleared results and their calls) will not
 change again. `Breakpoints` marks its end, and marks it again after the next clear (the
-API looks for a hit at each breakpoint and up to 20 blocks before it, not further), so a
-clear rewrites only what follows. At most 4 breakpoints: the system prompt's and 3 here.
+API checks at most 20 positions per breakpoint, the breakpoint itself the first, a run of
+tool_use or tool_result blocks one position: not further), so a clear rewrites only what
+follows. At most 4 breakpoints: the system prompt's and 3 here.
 
 Used as `run_agent(cache=Breakpoints())`: it marks a copy of what is sent, never the
 history the loop keeps. `newest=False` leaves the newest block unmarked: worth it when
