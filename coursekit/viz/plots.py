@@ -45,7 +45,7 @@ def _integer_steps(ax: Any) -> None:
 @localized
 def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None,
                 ax: Any = None, title: str | None = None, events: bool = True,
-                estimates: bool = False) -> Any:
+                estimates: bool = False, note_chars: int | None = 26) -> Any:
     """Input tokens per request and their running total, one line per run.
 
     Left: `input_tokens` of each step (what was re-sent), a dashed line at `window`, a
@@ -53,7 +53,8 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
     `tokens.count` plus the API's tool-use prompt when the run knows its model, since a
     failed call reports no usage), small notes where a context strategy acted
     (`events`), and with `estimates` a dotted line per run for the characters / 4
-    estimate the loop made before each request (`Step.estimate`). Right
+    estimate the loop made before each request (`Step.estimate`); a note is cut at
+    `note_chars` characters (None: whole). Right
     (with `cumulative`): the running sum, i.e. the input tokens paid for so far.
     `ax` may be one Axes (the left panel only) or a pair. Returns the Figure; with
     the notebook's inline backend, `fig = plot_tokens(...)` displays it once.
@@ -95,7 +96,7 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
                           label="_error" if error_labelled else "error (what it tried to send)")
             error_labelled = True
         if events:
-            _annotate_events(per_step, steps, colour)
+            _annotate_events(per_step, steps, colour, chars=note_chars)
         if total_ax is not None:
             running, acc = [], 0
             for s in steps:
@@ -124,7 +125,8 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
     return fig
 
 
-def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 6) -> None:
+def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 6,
+                     chars: int | None = 26) -> None:
     """Ring the points where a strategy acted; write each kind of note once (the first
     "cleared 5 results" stands for the later "cleared 2 results"), where no other note is."""
     marked = [s for s in steps if s.events and not s.error]
@@ -138,7 +140,7 @@ def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 6) -> N
     kinds: set[str] = set()
     for s in marked:
         said = [translate(e) for e in s.events] if lang() == "ko" else s.events
-        note = _short("; ".join(said), 26)
+        note = _short("; ".join(said), chars or 10**6)
         kind = re.sub(r"[\d,.]+", "#", note)
         if kind in kinds or len(kinds) >= max_notes:
             continue
