@@ -125,9 +125,16 @@ def _loop_history(ns: dict) -> None:
     (history, _), reference = _loop_runs(ns)
     roles = [m.get("role") for m in history]
     want = [m["role"] for m in reference.history]
-    assert roles == want, (f"history roles {roles} differ from the reference {want}: "
-                           "user (task), then assistant / user(tool results) pairs, ending "
-                           "with the assistant's answer")
+    if roles != want:
+        i = next((i for i, (g, w) in enumerate(zip(roles, want, strict=False)) if g != w),
+                 min(len(roles), len(want)))
+        got_role = roles[i] if i < len(roles) else None
+        want_role = want[i] if i < len(want) else None
+        raise AssertionError(
+            f"history roles differ from the reference at message {i}: got {got_role!r}, "
+            f"expected {want_role!r} ({len(roles)} messages, the reference has {len(want)}); "
+            "the order is user (task), then assistant / user (tool results) pairs, ending "
+            "with the assistant's answer")
 
 
 @register("ex1.agent_loop", "stops when the model stops asking for tools, with the answer",

@@ -82,7 +82,7 @@ def _where(number: int, history: list[dict], keep: int | None = None) -> str:
 
 
 def _n(count: int) -> str:
-    return f"{count} message" + ("" if count == 1 else "s")
+    return f"{count} message(s)"  # one form, so that the Korean catalog has one template
 
 
 def _api_check(out: list[dict], where: str, name: str) -> None:

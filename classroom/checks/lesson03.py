@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 from collections.abc import Callable
 
 from agentlib.tools import Toolbox
@@ -100,10 +101,10 @@ def _where(text: str, max_chars: int) -> str:
 def _parse_cut(got: str, text: str, max_chars: int) -> tuple[str, int, str]:
     """(kept text, number said to be left out, how to get more) of a cut result."""
     match = CUT_RE.search(got)
-    assert match, (f"cap_text {_where(text, max_chars)} returned a result that does not end "
-                   "with the notice '\\n[truncated: N more characters not shown; ...]'; "
-                   f"it ends with {got[-60:]!r}. A cut without a notice is silent: the model "
-                   "takes the part for the whole")
+    assert match, (f"cap_text {_where(text, max_chars)} returned a result without the notice "
+                   "'\\n[truncated: N more characters not shown; ...]' at its end: a silent "
+                   "cut makes the model take the part for the whole; it ends with "
+                   f"{got[-40:]!r}")
     return got[:match.start()], int(match.group(1)), match.group(2)
 
 
@@ -183,9 +184,10 @@ def _notice(ns: dict, path: str, offset: int, shown: int, total: int) -> str:
 def _parsed(ns: dict, path: str, offset: int, shown: int, total: int) -> re.Match:
     got = _notice(ns, path, offset, shown, total)
     match = NOTICE_RE.fullmatch(got)
-    assert match, (f"page_notice({path!r}, {offset}, {shown}, {total}) returned {got!r}, "
-                   "which is not one line in the course's notice format (see "
-                   "agentlib.workspace.truncation_notice): the course model could not read it")
+    assert match, (f"page_notice({path!r}, {offset}, {shown}, {total}) returned a text that "
+                   "is not one line in the course's notice format (see "
+                   "agentlib.workspace.truncation_notice), so the course model could not read "
+                   f"it: {got!r}")
     return match
 
 
@@ -255,8 +257,8 @@ def _notice_paging(ns: dict) -> None:
             offset = found[1]
         assert "".join(got) == text, (
             f"reading a {len(lines)}-line file {page_size} lines at a time by following "
-            f"your notices gave {len(got)} lines instead of {len(lines)}: lines were "
-            f"{'repeated' if len(got) > len(lines) else 'skipped'}")
+            f"your notices gave {len(got)} lines instead of {len(lines)}: "
+            + ("lines were repeated" if len(got) > len(lines) else "lines were skipped"))
 
 
 @register("ex3.page_notice", "writes the path so that any path reads back",
@@ -291,6 +293,15 @@ def _sample_tool(calls: list) -> Callable:
     return lookup
 
 
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 60
+
+
+def _brief(value) -> str:
+    """A short repr of one field of a tool definition."""
+    return _REPR.repr(value)
+
+
 def _wrap(ns: dict, tool: Callable, max_chars: int) -> Callable:
     got = ns["capped_tool"](tool, max_chars)
     assert callable(got), f"capped_tool should return a function, got {type(got).__name__}"
@@ -313,8 +324,13 @@ def _wrap_definition(ns: dict) -> None:
     except (TypeError, ValueError) as e:
         raise AssertionError(f"Toolbox cannot build a definition from the wrapper: {e}") from None
     want = Toolbox([tool]).definitions
-    assert got == want, (f"the wrapper's tool definition differs from the tool's: got "
-                         f"{json.dumps(got)[:200]}, expected {json.dumps(want)[:200]}")
+    if got != want:
+        g, w = (got[0] if got else {}), want[0]
+        fields = [k for k in dict.fromkeys([*w, *g]) if g.get(k) != w.get(k)]
+        first = fields[0]
+        raise AssertionError(
+            f"the wrapper's tool definition differs from the tool's in {', '.join(fields)}: "
+            f"its {first} is {_brief(g.get(first))}, expected {_brief(w.get(first))}")
 
 
 @register("ex3.capped_tool", "passes every argument through, short results unchanged",
@@ -332,11 +348,11 @@ def _wrap_arguments(ns: dict) -> None:
         try:
             out = wrapped(*args, **kwargs)
         except TypeError as e:
-            raise AssertionError(f"wrapper(*{args}, **{kwargs}) raised TypeError: {e}; the "
-                                 "model's tool calls arrive as keyword arguments") from None
-        assert calls and calls[-1] == want, (
-            f"wrapper(*{args}, **{kwargs}) called the tool with {calls[-1] if calls else 'nothing'}, "
-            f"expected {want}")
+            raise AssertionError(f"wrapper(*{args}, **{kwargs}) failed with TypeError: {e}; "
+                                 "the model's tool calls arrive as keyword arguments") from None
+        assert calls, f"wrapper(*{args}, **{kwargs}) did not call the tool, expected {want}"
+        assert calls[-1] == want, (
+            f"wrapper(*{args}, **{kwargs}) called the tool with {calls[-1]}, expected {want}")
         assert out == tool(*args, **kwargs), ("a result that fits the budget should come back "
                                               "unchanged")
 

@@ -87,12 +87,12 @@ def _call(fn: Callable, history: list[dict], *args) -> list[dict]:
     return out
 
 
-def _api_check(out: list[dict], where: str, name: str) -> None:
+def _api_check(out: list[dict], call: str, history: list[dict]) -> None:
     try:
         validate(out)
     except HistoryError as e:
-        raise AssertionError(f"{name} {where} returned a history the API rejects with 400: "
-                             f"{e.api_message}") from None
+        raise AssertionError(f"{call} on {_name(history)} returned a history the API rejects "
+                             f"with 400: {e.api_message}") from None
 
 
 def _results(messages: list[dict]) -> list[tuple[int, int, dict]]:
@@ -144,7 +144,7 @@ def _empty_cases() -> Iterator[tuple[list[dict], str]]:
 def _empty_valid(ns: dict) -> None:
     for history, tool_use_id in _empty_cases():
         out = _call(ns["empty_result"], history, tool_use_id, PLACEHOLDER_TEXT)
-        _api_check(out, f"for {tool_use_id} on {_name(history)}", "empty_result")
+        _api_check(out, f"empty_result(messages, {tool_use_id!r}, placeholder)", history)
 
 
 @register("ex4.empty_not_delete", "the result keeps its block and id; its content is the "
@@ -218,8 +218,9 @@ def _describe(out: list[dict], history: list[dict], keep: int) -> str:
     got_blocks = {b.get("tool_use_id"): b for _, _, b in _results(out)}
     got = {n for n, tid in enumerate(ids)
            if got_blocks.get(tid, {}).get("content") == PLACEHOLDER_TEXT}
-    return (f"it cleared results {sorted(got)} (oldest is 0) of {len(ids)}; expected "
-            f"{sorted(want) if want else 'none'}")
+    said = (f"it cleared results {sorted(got)} (oldest is 0) of {len(ids)}" if got
+            else f"it cleared none of the {len(ids)} results (oldest is 0)")
+    return said + (f"; expected {sorted(want)}" if want else "; expected none cleared")
 
 
 @register("ex4.clear_old_results", "every result is a history the API accepts",
@@ -228,7 +229,7 @@ def _describe(out: list[dict], history: list[dict], keep: int) -> str:
 def _clear_valid(ns: dict) -> None:
     for history, keep in _clear_cases(_histories()):
         out = _call(ns["clear_old_results"], history, keep)
-        _api_check(out, f"with keep={keep} on {_name(history)}", "clear_old_results")
+        _api_check(out, f"clear_old_results(messages, keep={keep})", history)
 
 
 @register("ex4.clear_old_results", "clears the oldest results and keeps the newest `keep`",
