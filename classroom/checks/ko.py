@@ -45,362 +45,399 @@ PHRASES_KO: dict[str, str] = {
     "raised {error}": "{error} 발생",
     # the checks' computed failure details (templates; add right below your own line)
     # lessons 01-04 details
-    "a bug in the check": "검사의 버그",
-    "no test case (a bug in the check)": "테스트 사례가 없습니다(검사의 버그)",
-    "should return a list of messages, got {type}": "메시지 리스트를 반환해야 합니다. 돌아온 것은 "
-                                                    "{type}입니다",
-    # lesson 01: ex1.agent_loop
-    "the API rejected a request with {status}: {message}": "API가 요청을 {status} 오류로 "
-                                                           "거부했습니다: \"{message}\"",
-    "agent_loop should return (history, input_tokens), got {type}": "agent_loop은 (history, "
-                                                                    "input_tokens)를 반환해야 "
-                                                                    "합니다. 돌아온 것은 "
-                                                                    "{type}입니다",
-    "history and input_tokens should be lists, got {a} and {b}": "history와 input_tokens는 "
-                                                                 "리스트여야 합니다. 돌아온 것은 "
-                                                                 "{a}, {b}입니다",
-    "input_tokens is empty: record response.usage.input_tokens each turn": "input_tokens가 비어 "
-                                                                           "있습니다: 턴마다 "
-                                                                           "response.usage."
-                                                                           "input_tokens를 "
-                                                                           "기록하세요",
-    "input_tokens should hold ints (usage.input_tokens), got {bad}": "input_tokens에는 int"
-                                                                     "(usage.input_tokens)가 "
-                                                                     "들어 있어야 합니다. 들어 "
-                                                                     "있는 값: {bad}",
-    "the history should start with the user's task": "히스토리는 사용자의 과제로 시작해야 합니다",
-    "request {i} sent {got} input tokens, the reference loop sent {want}: is every earlier "
-    "message still in the list you send?": "요청 {i}은(는) 입력 토큰 {got}개를 보냈고, 기준 루프는 "
-                                           "{want}개를 보냈습니다. 보내는 리스트에 앞선 메시지가 "
-                                           "모두 남아 있나요?",
-    "your loop made {n} requests and stopped; the task needs {m} (stop only when stop_reason "
-    "is not 'tool_use')": "루프가 요청을 {n}번 보내고 멈췄습니다. 이 과제에는 {m}번이 필요합니다"
-                          "(stop_reason이 'tool_use'가 아닐 때만 멈추세요)",
-    "history roles differ from the reference at message {i}: got {got}, expected {want} ({n} "
-    "messages, the reference has {m}); the order is user (task), then assistant / user (tool "
-    "results) pairs, ending with the assistant's answer": "히스토리의 역할이 메시지 {i}에서 "
-                                                          "기준과 다릅니다: 돌아온 값은 {got}, "
-                                                          "기대값은 {want}입니다(메시지 {n}개, "
-                                                          "기준은 {m}개). 순서는 user(과제), "
-                                                          "그다음 assistant / user(도구 결과) "
-                                                          "쌍이고, 어시스턴트의 답으로 끝납니다",
-    "your loop made {n} requests; the model answered after {m}": "루프가 요청을 {n}번 "
-                                                                 "보냈습니다. 모델은 {m}번째 "
-                                                                 "요청에서 답했습니다",
-    "the history should end with the model's answer": "히스토리는 모델의 답으로 끝나야 합니다",
-    "the last message should be the model's final answer, unchanged": "마지막 메시지는 모델의 "
-                                                                      "최종 답 그대로여야 "
-                                                                      "합니다",
-    "the audit is too short (a bug in the check)": "감사 작업이 너무 짧습니다(검사의 버그)",
-    "with max_steps={k} your loop sent {n} requests; the task needs {m}, so the loop must stop "
-    "after {limit}": "max_steps={k}일 때 루프가 요청을 {n}번 보냈습니다. 이 과제에는 {m}번이 "
-                     "필요하므로 루프는 {limit}번 뒤에 멈춰야 합니다",
-    "with max_steps={k} the model received {n} request(s); input_tokens should hold one count "
-    "per request": "max_steps={k}일 때 모델은 요청을 {n}번 받았습니다. input_tokens에는 요청마다 "
-                   "개수가 하나씩 있어야 합니다",
-    # lesson 01: ex1.estimate_tokens, ex1.session_cost, ex1.first_overflow
-    "estimate_tokens({text}) should return an int, got {type} {got}": "estimate_tokens({text})는 "
-                                                                      "int를 반환해야 합니다. "
-                                                                      "돌아온 것은 {type} "
-                                                                      "{got}입니다",
-    "estimate_tokens({text}) should be {want} ({n} characters), got {got}": "estimate_tokens("
-                                                                            "{text})의 기대값은 "
-                                                                            "{want}({n}자), "
-                                                                            "돌아온 값은 "
-                                                                            "{got}입니다",
-    "estimate_tokens({text}) should be {want}, got {got}": "estimate_tokens({text})의 기대값은 "
-                                                           "{want}, 돌아온 값은 {got}입니다",
-    "for {n} characters the estimate is {want}, got {got}": "{n}자이면 추정값은 {want}인데, "
-                                                            "돌아온 값은 {got}입니다",
-    "session_cost should return a number of dollars, got {type}": "session_cost는 달러 금액을 "
-                                                                  "숫자로 반환해야 합니다. "
-                                                                  "돌아온 것은 {type}입니다",
-    "three requests of 1,000, 2,000 and 3,000 input tokens at $3 per million cost $0.018, got "
-    "{got}": "입력 토큰이 1,000개, 2,000개, 3,000개인 요청 세 번은 백만 토큰당 $3이면 $0.018인데, "
-             "돌아온 값은 {got}입니다",
-    "one million input tokens at $3 per million cost $3, got {got}": "입력 토큰 백만 개는 백만 "
-                                                                     "토큰당 $3이면 $3인데, "
-                                                                     "돌아온 값은 {got}입니다",
-    "one million output tokens at $15 per million cost $15, got {got}": "출력 토큰 백만 개는 "
-                                                                        "백만 토큰당 $15이면 "
-                                                                        "$15인데, 돌아온 값은 "
-                                                                        "{got}입니다",
-    "2M input at $1 plus 0.5M output at $5 is $4.50, got {got}": "입력 2M 토큰(백만 토큰당 $1)과 "
-                                                                 "출력 0.5M 토큰(백만 토큰당 "
-                                                                 "$5)은 $4.50인데, 돌아온 값은 "
-                                                                 "{got}입니다",
-    "no requests cost nothing, got {got}": "요청이 없으면 비용은 0인데, 돌아온 값은 {got}입니다",
-    "first_overflow({args}) should be the index {want}, got {got}": "first_overflow({args})의 "
-                                                                    "기대값은 인덱스 {want}, "
-                                                                    "돌아온 값은 {got}입니다",
-    "250 tokens fit a 250-token window; the answer is 2, got {got}": "250 토큰은 250 토큰 "
-                                                                     "윈도우에 들어가므로 답은 "
-                                                                     "2인데, 돌아온 값은 "
-                                                                     "{got}입니다",
-    "200 input + 60 max_tokens = 260 > 250, so step 1 fails, got {got}": "입력 200 + max_tokens "
-                                                                         "60 = 260 > 250이므로 "
-                                                                         "단계 1에서 실패하는데, "
-                                                                         "돌아온 값은 {got}입니다",
-    "first_overflow({args}) should be None, got {got}": "first_overflow({args})의 기대값은 None, "
-                                                        "돌아온 값은 {got}입니다",
-    "in an 8,000-token window the API refused step {refused} (prompt is too long), got {got}": (
-        "8,000 토큰 윈도우에서 API는 단계 {refused}를 거부했습니다(`prompt is too long`). 돌아온 "
-        "값은 {got}입니다"),
-    "with max_tokens=2048, step {short} is the first that leaves less than 2,048 tokens for the "
-    "reply, got {got}": "max_tokens=2048이면 응답에 남는 자리가 2,048 토큰보다 적은 첫 단계는 "
-                        "{short}인데, 돌아온 값은 {got}입니다",
-    # lesson 02: where a check ran, and ex2.find_split
-    "on test history #{number} ({n} messages, keep={keep})": "테스트 히스토리 #{number}(메시지 "
-                                                             "{n}개, keep={keep})에서",
-    "on test history #{number} ({n} messages)": "테스트 히스토리 #{number}(메시지 {n}개)에서",
-    "find_split(history[-{n}:]) {where} returned {got}; its message 0 opens with a tool_result "
-    "whose tool_use was cut off, so expected 0": "{where} find_split(history[-{n}:])의 반환값은 "
-                                                 "{got}입니다. 메시지 0이 tool_use가 잘려 나간 "
-                                                 "tool_result로 시작하므로 기대값은 0입니다",
-    "find_split(history[-{n}:]) {where} returned {got}, but every tool_result there follows "
-    "its tool_use: expected None": "{where} find_split(history[-{n}:])의 반환값은 {got}입니다. "
-                                   "그러나 여기서는 모든 tool_result가 자기 tool_use 뒤에 있으므로 "
-                                   "기대값은 None입니다",
-    "find_split {where} with message {i} (an assistant tool_use) deleted returned {got}; its "
-    "result is now message {j} and follows a user message: expected {k}": "{where} 메시지 {i}"
-                                                                          "(어시스턴트의 "
-                                                                          "tool_use)를 지우고 "
-                                                                          "호출한 find_split의 "
-                                                                          "반환값은 {got}입니다. "
-                                                                          "그 결과가 이제 메시지 "
-                                                                          "{j}이고 사용자 메시지 "
-                                                                          "뒤에 오므로 기대값은 "
-                                                                          "{k}입니다",
-    "find_split {where} with a user and an assistant text message put between the tool_use in "
-    "message {i} and its results returned {got}; the results are now message {j}, and the "
-    "message just before them holds no tool_use: expected {k}": "{where} 메시지 {i}의 tool_use와 "
-                                                                "그 결과 사이에 사용자 텍스트 "
-                                                                "메시지와 어시스턴트 텍스트 "
-                                                                "메시지를 넣고 호출한 find_split의 "
-                                                                "반환값은 {got}입니다. 결과는 이제 "
-                                                                "메시지 {j}이고, 바로 앞 메시지에는 "
-                                                                "tool_use가 없으므로 기대값은 "
-                                                                "{k}입니다",
-    # lesson 02: ex2.safe_truncate, ex2.pin_task
-    "safe_truncate {where} returned a history the API rejects with 400: {message}": (
-        "{where} safe_truncate의 반환값은 API가 400 오류로 거부하는 히스토리입니다: \"{message}\""),
-    "pin_task {where} returned a history the API rejects with 400: {message}": (
-        "{where} pin_task의 반환값은 API가 400 오류로 거부하는 히스토리입니다: \"{message}\""),
-    "safe_truncate {where} should return the newest messages of the history in order (a slice "
-    "messages[start:]); got {n} message(s) that are not": "{where} safe_truncate는 히스토리의 가장 "
-                                                          "최근 메시지들을 순서대로(슬라이스 "
-                                                          "messages[start:]) 반환해야 합니다. "
-                                                          "돌아온 메시지 {n}개는 그렇지 않습니다",
-    "safe_truncate {where} kept only {n} message(s); keep at least keep": "{where} safe_truncate는 "
-                                                                          "메시지를 {n}개만 "
-                                                                          "남겼습니다. 적어도 "
-                                                                          "keep개는 남기세요",
-    "safe_truncate {where} kept {n} message(s); the smallest valid cut keeps {want} (keep, plus "
-    "the call whose result would open the kept part)": "{where} safe_truncate는 메시지 {n}개를 "
-                                                       "남겼습니다. 유효한 가장 작은 자르기는 "
-                                                       "{want}개를 남깁니다(keep개에, 남긴 부분의 "
-                                                       "맨 앞 결과를 부른 호출을 더한 수)",
-    "safe_truncate {where} changed the list it was given": "{where} safe_truncate가 입력으로 받은 "
-                                                           "리스트를 바꿨습니다",
-    "pin_task {where} lost the task: its first message should be the history's first user "
-    "message, {text}": "{where} pin_task가 과제를 잃었습니다: 첫 메시지는 히스토리의 첫 사용자 "
-                       "메시지 {text}여야 합니다",
-    "pin_task {where}: nothing needs dropping, so return the history unchanged; got {n} "
-    "message(s) that differ from it": "{where} 버릴 것이 없으므로 pin_task는 히스토리를 그대로 "
-                                      "반환해야 합니다. 돌아온 메시지 {n}개는 히스토리와 다릅니다",
-    "pin_task {where}: after the task (and at most one marker message) should come the newest "
-    "messages of the history, in order": "{where} pin_task가 반환한 히스토리는 과제(와 많아야 "
-                                         "하나인 표시 메시지) 다음에 히스토리의 가장 최근 "
-                                         "메시지들이 순서대로 이어져야 합니다",
-    "pin_task {where} kept {n} message(s) after the task; the smallest valid cut keeps {m}": (
-        "{where} pin_task는 과제 뒤에 메시지 {n}개를 남겼습니다. 유효한 가장 작은 자르기는 "
-        "{m}개를 남깁니다"),
-    "pin_task {where} changed the list it was given": "{where} pin_task가 입력으로 받은 리스트를 "
-                                                      "바꿨습니다",
-    # lesson 03: ex3.cap_text
-    "for a text of {n} characters and max_chars={m}": "{n}자 텍스트, max_chars={m}일 때",
-    "cap_text should return a str, got {type}": "cap_text는 str을 반환해야 합니다. 돌아온 것은 "
-                                                "{type}입니다",
-    "cap_text {where} returned a result without the notice '\\n[truncated: N more characters "
-    "not shown; ...]' at its end: a silent cut makes the model take the part for the whole; it "
-    "ends with {end}": "{where} cap_text의 반환값 끝에 안내문 '\\n[truncated: N more characters "
-                       "not shown; ...]'이 없습니다. 조용히 자르면 모델은 일부를 전체로 "
-                       "여깁니다. 반환값의 끝: {end}",
-    "the notice should say how to get more (the `more` text)": "안내문은 더 보는 방법(`more` "
-                                                               "텍스트)을 알려야 합니다",
-    "with more={more} the notice should end with it, got {said}": "more={more}이면 안내문이 그 "
-                                                                  "텍스트로 끝나야 하는데, "
-                                                                  "돌아온 것은 {said}입니다",
-    "cap_text {where} should return the text unchanged (it fits; no notice either), got {n} "
-    "characters": "{where} cap_text는 텍스트를 안내문 없이 그대로 반환해야 합니다(들어가므로). "
-                  "돌아온 것은 {n}자입니다",
-    "cap_text {where} returned {n} characters, {over} over the budget: the notice must fit "
-    "inside it": "{where} cap_text가 {n}자를 반환했습니다. 예산보다 {over}자 많습니다: 안내문도 "
-                 "예산 안에 들어가야 합니다",
-    "cap_text {where}: the part before the notice should be the start of the text, "
-    "unchanged": "{where} cap_text가 반환한 텍스트에서 안내문 앞부분은 원래 텍스트의 앞부분 "
-                 "그대로여야 합니다",
-    "cap_text {where} kept {kept} characters, so {left} were left out; the notice says "
-    "{said}": "{where} cap_text는 {kept}자를 남겼으므로 {left}자가 빠졌습니다. 그런데 안내문은 "
-              "{said}자라고 합니다",
-    "cap_text {where} kept {kept} characters of the text; {room} fit beside the notice": (
-        "{where} cap_text는 텍스트를 {kept}자 남겼습니다. 안내문 옆에 {room}자가 들어갑니다"),
-    # lesson 03: ex3.page_notice
-    "page_notice should return a str, got {type}": "page_notice는 str을 반환해야 합니다. 돌아온 "
-                                                   "것은 {type}입니다",
-    "page_notice({args}) returned a text that is not one line in the course's notice format "
-    "(see agentlib.workspace.truncation_notice), so the course model could not read it: "
-    "{got}": "page_notice({args})의 반환값은 코스의 안내문 형식에 맞는 한 줄이 아니어서"
-             "(agentlib.workspace.truncation_notice 참고) 코스 모델이 읽을 수 없습니다: {got}",
-    "the notice names another path": "안내문이 다른 경로를 가리킵니다",
-    "page_notice({args}) says lines {a}-{b} of {c} shown, {d} more; expected lines {e}-{f} of "
-    "{g}, {h} more": "page_notice({args})의 안내문은 {c}줄 중 {a}-{b}줄을 보여 주고 {d}줄이 "
-                     "남았다고 합니다. 기대값은 {g}줄 중 {e}-{f}줄, 남은 줄 {h}개입니다",
-    "page_notice({args}) says continue at offset={o}; lines {a}..{b} (0-based) were shown, so "
-    "the next offset is {n}": "page_notice({args})는 offset={o}에서 이어 읽으라고 합니다. 보여 "
-                              "준 줄은 {a}..{b}(0부터 셈)이므로 다음 오프셋은 {n}입니다",
-    "page_notice({args}): the page reaches the end, so return '', got {got}": (
-        "page_notice({args}): 이 페이지가 파일 끝에 닿으므로 ''를 반환해야 하는데, 돌아온 값은 "
-        "{got}입니다"),
-    "the notices never stop: the agent would read forever": "안내문이 끝나지 않습니다: 에이전트가 "
-                                                            "끝없이 읽게 됩니다",
-    "after the page at offset {o} the notice sends the agent back to offset {b}": (
-        "오프셋 {o}의 페이지 다음에 안내문이 에이전트를 뒤로 돌려보냅니다(오프셋 {b})"),
-    "reading a {total}-line file {size} lines at a time by following your notices gave {got} "
-    "lines instead of {want}: lines were repeated": "{total}줄짜리 파일을 안내문을 따라 {size}줄씩 "
-                                                    "읽으니 {want}줄이 아니라 {got}줄이 "
-                                                    "나왔습니다: 줄이 중복됐습니다",
-    "reading a {total}-line file {size} lines at a time by following your notices gave {got} "
-    "lines instead of {want}: lines were skipped": "{total}줄짜리 파일을 안내문을 따라 {size}줄씩 "
-                                                   "읽으니 {want}줄이 아니라 {got}줄이 "
-                                                   "나왔습니다: 건너뛴 줄이 있습니다",
-    "page_notice({args}) returned {got}; parse_notice reads back {found} as its path": (
-        "page_notice({args})의 반환값은 {got}입니다. parse_notice가 여기서 읽어 낸 경로는 "
-        "{found}입니다"),
-    # lesson 03: ex3.capped_tool
-    "capped_tool should return a function, got {type}": "capped_tool은 함수를 반환해야 합니다. "
-                                                        "돌아온 것은 {type}입니다",
-    "Toolbox cannot build a definition from the wrapper: {error}": "Toolbox가 래퍼에서 도구 "
-                                                                   "정의를 만들 수 없습니다: "
-                                                                   "\"{error}\"",
-    "the wrapper's tool definition differs from the tool's in {fields}: its {first} is {got}, "
-    "expected {want}": "래퍼의 도구 정의가 원래 도구의 정의와 {fields}에서 다릅니다: {first}의 "
-                       "값은 {got}, 기대값은 {want}입니다",
-    "wrapper({call}) failed with TypeError: {error}; the model's tool calls arrive as keyword "
-    "arguments": "wrapper({call}) 호출이 TypeError로 실패했습니다: \"{error}\". 모델의 도구 호출은 "
-                 "키워드 인자로 들어옵니다",
-    "wrapper({call}) did not call the tool, expected {want}": "wrapper({call})가 도구를 호출하지 "
-                                                              "않았습니다. 기대한 호출은 "
-                                                              "{want}입니다",
-    "wrapper({call}) called the tool with {got}, expected {want}": "wrapper({call})가 도구에 넘긴 "
-                                                                   "인자는 {got}, 기대값은 "
-                                                                   "{want}입니다",
-    "a result that fits the budget should come back unchanged": "예산에 들어가는 결과는 그대로 "
-                                                                "돌아와야 합니다",
-    "the wrapper should return a str, got {type}": "래퍼는 str을 반환해야 합니다. 돌아온 것은 "
-                                                   "{type}입니다",
-    "with max_chars={m} the wrapper returned {n} characters of a {full}-character result": (
-        "max_chars={m}인데 래퍼가 {full}자짜리 결과에서 {n}자를 반환했습니다"),
-    "the result was cut from {a} to {b} characters without a notice: a silent cut makes the "
-    "model take the part for the whole": "결과가 안내문 없이 {a}자에서 {b}자로 잘렸습니다. "
-                                         "조용히 자르면 모델은 일부를 전체로 여깁니다",
-    "the cut result should start as the tool's output does": "잘린 결과는 도구의 출력과 같은 "
-                                                             "내용으로 시작해야 합니다",
-    "the tool call failed: {content}": "도구 호출이 실패했습니다: \"{content}\"",
-    "a tool returning a list of 400 ids gave a tool_result of {n} characters; cap str(result) "
-    "to 400 characters, with a notice": "id 400개의 리스트를 반환하는 도구가 {n}자짜리 "
-                                        "tool_result를 냈습니다. str(result)를 안내문과 함께 "
-                                        "400자 안으로 자르세요",
-    "one call to the wrapper ran the tool {n} times; a tool may be slow, cost money or change "
-    "something": "래퍼를 한 번 호출했더니 도구가 {n}번 실행됐습니다. 도구는 느리거나, 비용이 "
-                 "들거나, 무언가를 바꿀 수 있습니다",
-    # lesson 04: which test history, and ex4.empty_not_delete
-    "test history #{number} ({n} messages, {r} tool results)": "테스트 히스토리 #{number}(메시지 "
-                                                               "{n}개, 도구 결과 {r}개)",
-    "a test history ({n} messages)": "테스트 히스토리(메시지 {n}개)",
-    "empty_result(messages, {id}, placeholder) on {history} returned a history the API "
-    "rejects with 400: {message}": "{history}에서 empty_result(messages, {id}, placeholder)의 "
-                                   "반환값은 API가 400 오류로 거부하는 히스토리입니다: "
-                                   "\"{message}\"",
-    "empty_result(messages, {id}, placeholder) on {history}: the tool_result for {other} is "
-    "gone; keep the block (type 'tool_result', the same tool_use_id) and replace its "
-    "content": "{history}에서 empty_result(messages, {id}, placeholder)를 호출하니 {other}의 "
-               "tool_result가 사라졌습니다. 블록(타입 'tool_result', 같은 tool_use_id)은 그대로 "
-               "두고 content만 바꾸세요",
-    "empty_result(messages, {id}, placeholder) on {history}: that result's content is "
-    "{content}; it should be exactly the placeholder {placeholder}": "{history}에서 "
-                                                                     "empty_result(messages, "
-                                                                     "{id}, placeholder)를 "
-                                                                     "호출하니 그 결과의 "
-                                                                     "content가 {content}입니다. "
-                                                                     "정확히 자리표시자 "
-                                                                     "{placeholder}여야 합니다",
-    "empty_result(messages, {id}, placeholder) on {history} returned {n} messages; the history "
-    "has {m} and none should go": "{history}에서 empty_result(messages, {id}, placeholder)가 "
-                                  "메시지 {n}개를 반환했습니다. 히스토리에는 {m}개가 있고, 하나도 "
-                                  "빠지면 안 됩니다",
-    "empty_result(messages, {id}, placeholder) on {history}: message {i} changed its role or "
-    "number of blocks": "{history}에서 empty_result(messages, {id}, placeholder)를 호출하니 메시지 "
-                        "{i}의 역할이나 블록 수가 바뀌었습니다",
-    "empty_result(messages, {id}, placeholder) on {history}: block {j} of message {i} changed, "
-    "but only the result of {other} should": "{history}에서 empty_result(messages, {id}, "
-                                             "placeholder)를 호출하니 메시지 {i}의 블록 {j}이(가) "
-                                             "바뀌었습니다. 바뀌어야 하는 것은 {other}의 "
-                                             "결과뿐입니다",
-    "empty_result(messages, {id}, placeholder) on {history} changed the list it was given": (
-        "{history}에서 empty_result(messages, {id}, placeholder)가 입력으로 받은 리스트를 "
-        "바꿨습니다"),
-    # lesson 04: ex4.clear_old_results
-    "clear_old_results(messages, keep={keep}) on {history} returned a history the API rejects "
-    "with 400: {message}": "{history}에서 clear_old_results(messages, keep={keep})의 반환값은 "
-                           "API가 400 오류로 거부하는 히스토리입니다: \"{message}\"",
-    "it cleared results {got} (oldest is 0) of {n}; expected none cleared": (
-        "결과 {n}개 중 {got}번(가장 오래된 것이 0)을 비웠습니다. 하나도 비우지 않아야 합니다"),
-    "it cleared results {got} (oldest is 0) of {n}; expected {want}": (
-        "결과 {n}개 중 {got}번(가장 오래된 것이 0)을 비웠습니다. 기대값은 {want}입니다"),
-    "it cleared none of the {n} results (oldest is 0); expected {want}": (
-        "결과 {n}개 중 하나도 비우지 않았습니다(가장 오래된 것이 0). 기대값은 {want}입니다"),
-    "clear_old_results(messages, keep={keep}) on {history}: {what}, with everything else "
-    "unchanged": "{history}에서 clear_old_results(messages, keep={keep})를 호출한 결과: {what}. "
-                 "나머지는 모두 그대로 두어야 합니다",
-    "clear_old_results(messages, keep={keep}) on {history}, which has parallel calls: "
-    "{what}": "병렬 호출이 있는 {history}에서 clear_old_results(messages, keep={keep})를 호출한 "
-              "결과: {what}",
-    "clear_old_results(messages, keep={keep}) on {history} changed the list it was given": (
-        "{history}에서 clear_old_results(messages, keep={keep})가 입력으로 받은 리스트를 "
-        "바꿨습니다"),
-    # lesson 04: ex4.freed_tokens
-    "freed_tokens(messages, {args}) should return an int number of tokens, got {type} {got}": (
-        "freed_tokens(messages, {args})는 토큰 수를 int로 반환해야 합니다. 돌아온 것은 {type} "
-        "{got}입니다"),
-    "freed_tokens(messages, keep={keep}) on {history} is {got}; clearing frees exactly {want} "
-    "tokens (tokens.count of the history before, minus after)": "{history}에서 freed_tokens("
-                                                                "messages, keep={keep})의 값은 "
-                                                                "{got}입니다. 비우기로 확보되는 "
-                                                                "토큰은 정확히 {want}개입니다(비우기 "
-                                                                "전 히스토리의 tokens.count에서 "
-                                                                "비운 뒤의 값을 뺀 수)",
-    "freed_tokens(messages, keep={keep}) on {history} is {got}; with {n} results and "
-    "keep={k} nothing is cleared": "{history}에서 freed_tokens(messages, keep={keep})의 값은 "
-                                   "{got}입니다. 결과가 {n}개이고 keep={k}이면 아무것도 비우지 "
-                                   "않습니다",
-    "freed_tokens(cleared, keep={keep}) on {history}, already cleared with the same keep, is "
-    "{got}; clearing it again frees nothing": "같은 keep으로 이미 비운 {history}에서 "
-                                              "freed_tokens(cleared, keep={keep})의 값은 "
-                                              "{got}입니다. 다시 비워도 확보되는 것은 없습니다",
-    "freed_tokens(messages, keep={keep}, clear_at_least={least}) on {history} is {got}; "
-    "clearing would free {full} tokens, so the answer is {want} (skipped: less than "
-    "clear_at_least)": "{history}에서 freed_tokens(messages, keep={keep}, clear_at_least="
-                       "{least})의 값은 {got}입니다. 비우면 {full} 토큰이 확보되므로 답은 "
-                       "{want}입니다(clear_at_least보다 적어서 건너뜁니다)",
-    "freed_tokens(messages, keep={keep}, clear_at_least={least}) on {history} is {got}; "
-    "clearing would free {full} tokens, so the answer is {want} (at least clear_at_least: it "
-    "goes ahead)": "{history}에서 freed_tokens(messages, keep={keep}, clear_at_least={least})의 "
-                   "값은 {got}입니다. 비우면 {full} 토큰이 확보되므로 답은 {want}입니다"
-                   "(clear_at_least 이상이므로 비웁니다)",
-    "freed_tokens(messages, keep={keep}) on {history} changed the list it was given": (
-        "{history}에서 freed_tokens(messages, keep={keep})가 입력으로 받은 리스트를 바꿨습니다"),
     # lessons 05-09 details
+    # ex5.should_compact
+    "test history #{n} (meter ratio {ratio})": "테스트 히스토리 #{n}(미터 비율 {ratio})",
+    "{where}: the calibrated size is {size}, trigger={trigger}, margin={margin}; {a} > {b} - {c} = "
+    "{d}, so compact now (True). Waiting for the trigger itself leaves no room for the reply, "
+    "the next tool result and the summary call": (
+        "{where}: 보정된 크기는 {size}이고 trigger={trigger}, margin={margin}입니다. {a} > {b} - "
+        "{c} = {d}이므로 지금 압축해야 합니다(True). 트리거에 닿을 때까지 기다리면 응답, 다음 "
+        "도구 결과, 요약 호출이 들어갈 자리가 남지 않습니다"),
+    "{where}: the calibrated size is {size}, trigger={trigger}, margin={margin}; {a} is not over "
+    "{b} - {c} = {d}, so do not compact (False): every compaction is a paid call and a cache miss": (
+        "{where}: 보정된 크기는 {size}이고 trigger={trigger}, margin={margin}입니다. {a}은(는) {b} "
+        "- {c} = {d}을(를) 넘지 않으므로 압축하지 않아야 합니다(False): 압축할 때마다 요금을 "
+        "내는 호출이 하나 더 나가고 캐시 미스가 납니다"),
+    "{where}: characters / 4 says {raw} tokens, the calibrated meter says {size}; with "
+    "trigger={trigger}, margin={margin} the answer is {want}, got {got}": (
+        "{where}: 문자 수 / 4로는 {raw} 토큰, 보정된 미터로는 {size} 토큰입니다. "
+        "trigger={trigger}, margin={margin}이면 답은 {want}인데 {got}을(를) 반환했습니다"),
+    "should_compact should return True or False, got {got}": (
+        "should_compact는 True나 False를 반환해야 합니다. 받은 값: {got}"),
+    # ex5.safe_boundary
+    # (the same as lessons 01-04's, which come first: kept so that these stand alone)
+    "on test history #{n} ({m} messages, keep={keep})": (
+        "테스트 히스토리 #{n}(메시지 {m}개, keep={keep})에서"),
+    "on test history #{n} ({m} messages)": "테스트 히스토리 #{n}(메시지 {m}개)에서",
+    "safe_boundary should return an index (an int), got {got}": (
+        "safe_boundary는 인덱스(int)를 반환해야 합니다. 받은 값: {got}"),
+    "safe_boundary {where} returned {cut}: an index from 0 to {n} was expected": (
+        "safe_boundary가 {where} {cut}을(를) 반환했습니다: 0부터 {n}까지의 인덱스여야 합니다"),
+    "safe_boundary {where} returned {cut}; the summary followed by messages[{start}:] gets the "
+    "API's 400: {error}": (
+        "safe_boundary가 {where} {cut}을(를) 반환했습니다. 요약 뒤에 messages[{start}:]를 붙이면 "
+        "API가 400으로 거부합니다: \"{error}\""),
+    "safe_boundary {where} returned {cut}, which keeps only {k} messages; the boundary may be at "
+    "most {most}": (
+        "safe_boundary가 {where} {cut}을(를) 반환했습니다. 그러면 메시지가 {k}개만 남습니다. "
+        "경계는 최대 {most}여야 합니다"),
+    "safe_boundary {where} returned {cut}; the closest boundary that splits no pair is {want}: "
+    "everything before it is folded, so moving further back folds less than it could": (
+        "safe_boundary가 {where} {cut}을(를) 반환했습니다. 쌍을 가르지 않는 가장 가까운 경계는 "
+        "{want}입니다: 경계 앞은 모두 요약으로 접히므로, 더 오래된 쪽으로 옮기면 접을 수 있는 "
+        "것보다 덜 접습니다"),
+    "safe_boundary {where} changed the list it was given": (
+        "safe_boundary가 {where} 받은 리스트를 바꿨습니다"),
+    # ex5.structured_prompt
+    "the prompt does not ask for: {sections}. A free-form 'summarize' lets the summarizer choose "
+    "what to keep, and numbers go first": (
+        "프롬프트가 다음 섹션을 요청하지 않습니다: {sections}. 형식 없이 'summarize'라고만 하면 "
+        "무엇을 남길지 요약하는 쪽이 고르고, 숫자가 먼저 빠집니다"),
+    "the prompt does not ask for the user's constraints verbatim (or word for word, or copied "
+    "exactly as written); a paraphrased limit ('a reasonable budget') is a lost limit": (
+        "프롬프트가 사용자의 제약을 원문 그대로 옮기라고 요청하지 않습니다(\"verbatim\", \"word "
+        "for word\", \"copied exactly as written\" 같은 말로). 바꿔 말한 제약('a reasonable "
+        "budget')은 잃어버린 제약입니다"),
+    "summary_prompt() should return the prompt as a non-empty string, got {got}": (
+        "summary_prompt()는 프롬프트를 비어 있지 않은 문자열로 반환해야 합니다. 받은 값: {got}"),
+    "no compaction happened (a bug in the check)": (
+        "압축이 한 번도 일어나지 않았습니다(검사의 버그)"),
+    "with your prompt the agent {outcome}; the budget is at most $1,400 and the right choice is "
+    "{best}. The last summary began: {summary}": (
+        "여러분의 프롬프트로 에이전트는 {outcome}. 예산은 최대 $1,400이고 맞는 선택은 "
+        "{best}입니다. 마지막 요약의 시작: {summary}"),
+    "with your prompt the audit found {found}; the last summary began: {summary}": (
+        "여러분의 프롬프트로 감사한 결과: {found}. 마지막 요약의 시작: {summary}"),
+    # ex6.atomic_write
+    "atomic_write(path, text) did not create the file": (
+        "atomic_write(path, text)가 파일을 만들지 않았습니다"),
+    "after atomic_write the file holds {got}, expected {want}": (
+        "atomic_write 뒤 파일의 내용이 {got}입니다. 기대한 내용: {want}"),
+    "atomic_write over an existing file should leave exactly the new text, as UTF-8; the file "
+    "holds {got}": (
+        "기존 파일 위에 atomic_write를 하면 새 텍스트만 UTF-8로 정확히 남아야 합니다. 파일의 내용: "
+        "{got}"),
+    "the simulated crash never fired: write the file with open(), os.fdopen(), Path.write_text() "
+    "or os.write()": (
+        "흉내 낸 크래시가 한 번도 일어나지 않았습니다: 파일은 open(), os.fdopen(), "
+        "Path.write_text(), os.write() 가운데 하나로 쓰세요"),
+    "after a crash half-way through the write, notes.md holds {n} characters ({start}...), not the "
+    "old notes: writing in place (open(path, 'w')) empties the file first; write a temp file, "
+    "then rename it over the notes": (
+        "쓰는 도중 크래시가 난 뒤 notes.md에는 {n}자({start}...)가 있고, 이전 메모가 아닙니다: "
+        "제자리에 쓰면(open(path, 'w')) 파일이 먼저 비워집니다. 임시 파일에 쓴 다음, 그 파일의 "
+        "이름을 바꿔 메모 위에 덮으세요"),
+    "atomic_write swallowed the crash; let the exception propagate so the caller knows the write "
+    "failed": (
+        "atomic_write가 크래시를 삼켰습니다. 쓰기가 실패했다는 것을 호출한 쪽이 알 수 있게 예외를 "
+        "그대로 전달하세요"),
+    "after a crash {where} the folder holds {left}; only notes.md should be there (remove the temp "
+    "file when anything fails)": (
+        "{where} 크래시가 난 뒤 폴더에 {left}이(가) 있습니다. notes.md만 있어야 합니다(무엇이든 "
+        "실패하면 임시 파일을 지우세요)"),
+    "after a crash {where} the old notes changed": (
+        "{where} 크래시가 난 뒤 이전 메모가 바뀌었습니다"),
+    "notes.md was written in place: no os.replace(tmp, path) (or os.rename) put a finished file "
+    "there, so a crash can leave it half written": (
+        "notes.md를 제자리에 썼습니다: 다 쓴 파일을 os.replace(tmp, path)(또는 os.rename)로 옮겨 "
+        "놓지 않았으므로, 크래시가 나면 반만 쓰인 채로 남을 수 있습니다"),
+    "the temp file was made outside the notes folder; os.replace can only rename atomically within "
+    "one filesystem: make it with tempfile.mkstemp(dir=folder)": (
+        "임시 파일을 메모 폴더 밖에 만들었습니다. os.replace는 한 파일 시스템 안에서만 원자적으로 "
+        "이름을 바꿀 수 있습니다: tempfile.mkstemp(dir=folder)로 만드세요"),
+    "after a successful write only notes.md, holding the new text, should be there": (
+        "쓰기가 성공한 뒤에는 새 텍스트가 담긴 notes.md만 있어야 합니다"),
+    # ex6.safe_path
+    "safe_path(folder, {name}) should refuse with ValueError or PermissionError, not {error}": (
+        "safe_path(folder, {name})는 ValueError나 PermissionError로 거부해야 합니다. 발생한 예외: "
+        "\"{error}\""),
+    "safe_path(folder, {name}) returned {got}; {why}, so it must raise ValueError or "
+    "PermissionError": (
+        "safe_path(folder, {name})가 {got}을(를) 반환했습니다. {why}: ValueError나 "
+        "PermissionError를 발생시켜야 합니다"),
+    "it is absolute": "절대 경로입니다",
+    "it is absolute (names are relative, always)": "절대 경로입니다(이름은 언제나 상대 경로입니다)",
+    "it climbs out with '..'": "'..'로 폴더 밖으로 올라갑니다",
+    "it has a '..' part (refuse every '..')": "'..' 부분이 있습니다('..'는 모두 거부하세요)",
+    "it holds a NUL byte": "NUL 바이트가 들어 있습니다",
+    "it is empty": "빈 이름입니다",
+    "'out' is a symlink to a folder outside": "'out'은 밖의 폴더를 가리키는 심볼릭 링크입니다",
+    "'link.md' is a symlink to a file outside": (
+        "'link.md'는 밖의 파일을 가리키는 심볼릭 링크입니다"),
+    "'evil' is a symlink to the sibling folder notes-evil, outside": (
+        "'evil'은 밖에 있는 형제 폴더 notes-evil을 가리키는 심볼릭 링크입니다"),
+    "safe_path(folder, {name}) refused a good name: {error}": (
+        "safe_path(folder, {name})가 괜찮은 이름을 거부했습니다: {error}"),
+    "safe_path should return the path (a Path or str), got {type}": (
+        "safe_path는 경로(Path나 str)를 반환해야 합니다. 받은 값의 타입: {type}"),
+    "safe_path(folder, {name}) returned {got}, which is not the file {file} inside the folder": (
+        "safe_path(folder, {name})가 {got}을(를) 반환했습니다. 폴더 안의 파일 {file}이(가) 아닙니다"),
+    # ex6.resume_notes
+    "resume_notes should return (checked, next_file), got {got}": (
+        "resume_notes는 (checked, next_file)을 반환해야 합니다. 받은 값: {got}"),
+    "checked should be a set of paths, got {type}": (
+        "checked는 경로의 set이어야 합니다. 받은 값의 타입: {type}"),
+    "{what}: checked is {got}, expected {want}, for the notes {notes}": (
+        "{what}: checked가 {got}입니다. 기대한 값: {want}. 메모: {notes}"),
+    "{what}: next_file is {got}, expected {want}": (
+        "{what}: next_file이 {got}입니다. 기대한 값: {want}"),
+    "checked is {got}, expected {want}: only 'Noted [k/n] PATH: ...' lines count, with the full "
+    "path": (
+        "checked가 {got}입니다. 기대한 값: {want}. 'Noted [k/n] PATH: ...' 줄만 세고, 경로는 전체 "
+        "경로로 적으세요"),
+    "with files {noted} of {n} noted": "파일 {n}개 가운데 {noted}번이 기록된 메모에서",
+    "with the full-path plan form": "전체 경로로 쓴 계획 형식에서",
+    "with the short plan form": "짧은 계획 형식에서",
+    "for empty notes": "빈 메모에서",
+    "for notes without a plan": "계획이 없는 메모에서",
+    "when every planned file is noted": "계획된 파일이 모두 기록된 메모에서",
+    "when a newer plan lists one more file": "더 최근 계획이 파일을 하나 더 나열하는 메모에서",
+    "on the notes of the lesson's audit stopped after {steps} steps": (
+        "레슨의 감사를 {steps}단계 뒤에 멈춘 메모에서"),
+    # ex7.run_cost
+    "run_cost should return a number of dollars, got {type} {got}": (
+        "run_cost는 달러 금액(숫자)을 반환해야 합니다. 받은 값: {type} {got}"),
+    "three steps without caching ({steps}) cost ${want} at $3 / $15 per million; got {got}": (
+        "캐싱 없는 세 단계({steps})의 비용은 백만 토큰당 $3 / $15로 ${want}입니다. 받은 값: {got}"),
+    "no steps cost nothing, got {got}": "단계가 없으면 비용은 0입니다. 받은 값: {got}",
+    "a step of {steps}: 1,000 uncached tokens at $3 and 9,000 read from the cache at $0.30 per "
+    "million make ${want}, got {got} (that bills every input token at the input price: the cache "
+    "saved nothing)": (
+        "단계 하나({steps}): 캐시되지 않은 1,000 토큰을 $3로, 캐시에서 읽은 9,000 토큰을 백만 "
+        "토큰당 $0.30로 계산하면 ${want}입니다. 받은 값: {got}(모든 입력 토큰을 입력 가격으로 "
+        "청구했습니다: 캐시로 아낀 것이 없습니다)"),
+    "a step of {steps}: 1,000 uncached tokens at $3 and 9,000 read from the cache at $0.30 per "
+    "million make ${want}, got {got} (that bills the cached tokens twice: input_tokens already "
+    "includes them)": (
+        "단계 하나({steps}): 캐시되지 않은 1,000 토큰을 $3로, 캐시에서 읽은 9,000 토큰을 백만 "
+        "토큰당 $0.30로 계산하면 ${want}입니다. 받은 값: {got}(캐시된 토큰을 두 번 청구했습니다: "
+        "input_tokens에 이미 들어 있습니다)"),
+    "a step of {steps}: 1,000 uncached tokens at $3 and 9,000 read from the cache at $0.30 per "
+    "million make ${want}, got {got}": (
+        "단계 하나({steps}): 캐시되지 않은 1,000 토큰을 $3로, 캐시에서 읽은 9,000 토큰을 백만 "
+        "토큰당 $0.30로 계산하면 ${want}입니다. 받은 값: {got}"),
+    "two steps ({steps}) cost ${want}; got {got}. A cache write costs more than a plain input "
+    "token, not less": (
+        "두 단계({steps})의 비용은 ${want}입니다. 받은 값: {got}. 캐시 쓰기는 일반 입력 토큰보다 "
+        "싸지 않고 더 비쌉니다"),
+    "with prices {prices}, a step of {steps} costs ${want}; got {got}": (
+        "가격이 {prices}일 때 단계 하나({steps})의 비용은 ${want}입니다. 받은 값: {got}"),
+    "the audit run's {n} steps ({tokens} input tokens, {reads} of them read from the cache) cost "
+    "${want}; got {got}": (
+        "감사 실행의 {n}단계(입력 토큰 {tokens}개, 그중 캐시에서 읽은 토큰 {reads}개)의 비용은 "
+        "${want}입니다. 받은 값: {got}"),
+    # ex7.choose_strategy
+    "choose_strategy should return a strategy's name (a str) or None, got {type} {got}": (
+        "choose_strategy는 전략의 이름(str)이나 None을 반환해야 합니다. 받은 값: {type} {got}"),
+    "within a 64,000-token peak, the cheapest run that succeeded (cache on) is 'server compact' "
+    "($3.08); got 'cap': 'cap' is cheaper, but it overflowed the window and answered nothing": (
+        "최대치 64,000 토큰 이내에서 성공한 가장 싼 실행(캐시 켬)은 'server compact'($3.08)입니다. "
+        "받은 값: 'cap'. 'cap'이 더 싸지만 윈도우를 넘어 아무 답도 하지 못했습니다"),
+    "within a 64,000-token peak, the cheapest run that succeeded (cache on) is 'server compact' "
+    "($3.08); got {got}": (
+        "최대치 64,000 토큰 이내에서 성공한 가장 싼 실행(캐시 켬)은 'server compact'($3.08)입니다. "
+        "받은 값: {got}"),
+    "within a 20,000-token peak, the cheapest run that succeeded is 'cap+clear+compact' ($7.09, "
+    "peak 17,662); got {got} whose peak is over 20,000": (
+        "최대치 20,000 토큰 이내에서 성공한 가장 싼 실행은 'cap+clear+compact'($7.09, 최대치 "
+        "17,662)입니다. 받은 값: {got}, 최대치가 20,000을 넘습니다"),
+    "within a 20,000-token peak, the cheapest run that succeeded is 'cap+clear+compact' ($7.09, "
+    "peak 17,662); got {got}": (
+        "최대치 20,000 토큰 이내에서 성공한 가장 싼 실행은 'cap+clear+compact'($7.09, 최대치 "
+        "17,662)입니다. 받은 값: {got}"),
+    "a peak exactly at the budget is within it: with max_peak=165,943 append-only qualifies and is "
+    "cheaper; got {got}": (
+        "예산과 정확히 같은 최대치는 예산 안입니다: max_peak=165,943이면 추가 전용(append-only)이 "
+        "조건에 맞고 더 쌉니다. 받은 값: {got}"),
+    "without prompt caching (cost_no_cache_usd) the cheapest run that succeeded within 64,000 "
+    "tokens is 'server clear' ($8.58); got {got}": (
+        "프롬프트 캐싱 없이(cost_no_cache_usd) 64,000 토큰 이내에서 성공한 가장 싼 실행은 'server "
+        "clear'($8.58)입니다. 받은 값: {got}"),
+    "cap+clear and cap+clear+compact measured the same (the compactor never fired): keep the one "
+    "with fewer layers, the earlier row; got {got}": (
+        "cap+clear와 cap+clear+compact의 측정값이 같습니다(압축기가 한 번도 동작하지 않았습니다): "
+        "레이어가 더 적은 쪽, 즉 앞쪽 행을 택하세요. 받은 값: {got}"),
+    "no run that succeeded has a peak within 4,000 tokens: return None, got {got}": (
+        "최대치가 4,000 토큰 이내이면서 성공한 실행은 없습니다: None을 반환하세요. 받은 값: {got}"),
+    # ex7.pipeline (the run's errors come from classroom/harness.py)
+    "pipeline should return a dict with keys among {keys}; got {type}": (
+        "pipeline은 {keys} 가운데의 키로 된 dict를 반환해야 합니다. 받은 값의 타입: {type}"),
+    "unknown key(s) {unknown}: use {keys}": "알 수 없는 키 {unknown}: {keys}를 쓰세요",
+    "'context' should be a list of strategies (callables: messages -> messages), got {got}": (
+        "'context'는 전략(messages -> messages인 호출 가능한 객체)의 리스트여야 합니다. 받은 값: "
+        "{got}"),
+    "a Compactor uses another client: build it with the `client` pipeline receives, so that its "
+    "summary calls are counted too": (
+        "Compactor가 다른 클라이언트를 씁니다: pipeline이 받은 `client`로 만드세요. 그래야 요약 "
+        "호출도 함께 셉니다"),
+    "'cache' should be True, False or a breakpoint placer (a callable: messages -> messages with "
+    "cache_control), got {got}": (
+        "'cache'는 True, False, 또는 중단점을 놓는 함수(messages -> cache_control이 붙은 "
+        "messages인 호출 가능한 객체)여야 합니다. 받은 값: {got}"),
+    "'{key}' should be an agentlib.tools.Toolbox, got {type}": (
+        "'{key}'는 agentlib.tools.Toolbox여야 합니다. 받은 값의 타입: {type}"),
+    "the run (one of your strategies or tools)": "실행(여러분의 전략이나 도구 가운데 하나)",
+    "the run reported {type}, not a dict": "실행이 dict가 아니라 {type}을(를) 알려 왔습니다",
+    "append-only should solve the check's audit (a bug in the check)": (
+        "추가 전용(append-only)은 검사의 감사를 풀어야 합니다(검사의 버그)"),
+    "the model refused a request after {n} requests: {error}": (
+        "요청 {n}번 뒤 모델이 요청을 거부했습니다: \"{error}\""),
+    "no answer after {n} requests: is the agent re-reading results that were cleared or cut too "
+    "soon?": (
+        "요청 {n}번 뒤에도 답이 없습니다: 너무 일찍 비우거나 자른 결과를 에이전트가 다시 읽고 있지 "
+        "않은지 확인하세요"),
+    "the run stopped after {n} requests without an answer: {stopped}": (
+        "실행이 요청 {n}번 뒤 답 없이 멈췄습니다: \"{stopped}\""),
+    "the answer scored {score}, not full marks": "답의 점수는 {score}로, 만점이 아닙니다",
+    "there was no answer": "답이 없었습니다",
+    "the largest request was {peak} tokens and then one was refused; the budget is {budget}": (
+        "가장 큰 요청은 {peak} 토큰이었고 그 뒤 요청 하나가 거부됐습니다. 예산은 {budget} "
+        "토큰입니다"),
+    "the largest request was {peak} tokens; the budget is {budget}": (
+        "가장 큰 요청은 {peak} 토큰이었습니다. 예산은 {budget} 토큰입니다"),
+    "the run did not answer ({stopped}): its token count says nothing yet": (
+        "실행이 답하지 못했습니다({stopped}): 아직 토큰 수로는 알 수 있는 것이 없습니다"),
+    "the run did not answer ({stopped}): its bill says nothing yet": (
+        "실행이 답하지 못했습니다({stopped}): 아직 청구 금액으로는 알 수 있는 것이 없습니다"),
+    "{calls} calls sent {tokens} input tokens, {share} of append-only's {base}; the budget is "
+    "{budget}": (
+        "호출 {calls}번이 입력 토큰 {tokens}개를 보냈습니다. 추가 전용의 {base}개 대비 "
+        "{share}입니다. 예산은 {budget}입니다"),
+    "{calls} calls cost ${cost} with prompt caching, {share} of append-only's ${base}; the budget "
+    "is {budget}": (
+        "프롬프트 캐싱을 켠 호출 {calls}번의 비용은 ${cost}입니다. 추가 전용의 ${base} 대비 "
+        "{share}입니다. 예산은 {budget}입니다"),
+    "audit({files}) in a {window}-token window: no run ({error})": (
+        "{window} 토큰 윈도우의 audit({files}): 실행하지 못했습니다({error})"),
+    "audit({files}) in a {window}-token window: {ended} after {requests} requests (+{summaries} "
+    "summary calls); {score}; peak {peak} tokens (budget {peak_budget}); input {tokens} = "
+    "{share} of append-only's {base} (budget {share_budget}); ${cost} cached = {cost_share} of "
+    "append-only's ${base_cost} (budget {cost_budget})": (
+        "{window} 토큰 윈도우의 audit({files}): 요청 {requests}번(+요약 호출 {summaries}번) 뒤 "
+        "{ended}; {score}; 최대치 {peak} 토큰(예산 {peak_budget}); 입력 {tokens} 토큰 = 추가 "
+        "전용 {base} 토큰의 {share}(예산 {share_budget}); 캐시 적용 ${cost} = 추가 전용 "
+        "${base_cost}의 {cost_share}(예산 {cost_budget})"),
+    # ex8.fit_result
+    "fit_result should return a str, got {type}": (
+        "fit_result는 str을 반환해야 합니다. 받은 값의 타입: {type}"),
+    "{text} takes {n} tokens, within max_tokens={budget}: return it as it is; got {got}": (
+        "{text}은(는) {n} 토큰으로 max_tokens={budget} 안에 들어갑니다: 그대로 반환하세요. 받은 "
+        "값: {got}"),
+    "fit_result({text}, {budget}) returned {n} tokens, over the budget: count the notice too: {got}": (
+        "fit_result({text}, {budget})가 {n} 토큰을 반환해 예산을 넘었습니다: 안내 줄도 세세요: "
+        "{got}"),
+    "fit_result({text}, {budget}) should keep whole lines from the start; got {got}": (
+        "fit_result({text}, {budget})는 처음부터 온전한 줄을 남겨야 합니다. 받은 값: {got}"),
+    "after {k} whole lines the last line should be the notice {want}; got {got}": (
+        "온전한 줄 {k}개 뒤의 마지막 줄은 안내 줄 {want}이어야 합니다. 받은 값: {got}"),
+    "fit_result({text}, {budget}) kept {kept} lines; {best} fit with the notice: {want}": (
+        "fit_result({text}, {budget})가 {kept}줄을 남겼습니다. 안내 줄과 함께 {best}줄이 "
+        "들어갑니다: {want}"),
+    "fit_result({text}, {budget}) gave {got}; agentlib.delegate.fit gives {want}": (
+        "fit_result({text}, {budget})의 결과는 {got}이고, agentlib.delegate.fit의 결과는 "
+        "{want}입니다"),
+    # ex8.wall_clock_steps
+    "wall_clock_steps should return an int, got {type} {got}": (
+        "wall_clock_steps는 int를 반환해야 합니다. 받은 값: {type} {got}"),
+    "4 requests, no delegate call: 4 steps, got {got}": (
+        "요청 4번, delegate 호출 없음: 4단계입니다. 받은 값: {got}"),
+    "a lead of 3 requests whose second starts sub-runs of 5, 9 and 7 requests side by side: 3 + 9 "
+    "= 12 steps, got {got} (that adds them up, as if they ran one after another)": (
+        "리드가 요청 3번을 보내고 그 두 번째 요청이 요청 5번, 9번, 7번짜리 서브 실행을 나란히 "
+        "시작합니다: 3 + 9 = 12단계입니다. 받은 값: {got}(서브 실행들이 하나씩 차례로 실행된 "
+        "것처럼 모두 더했습니다)"),
+    "a lead of 3 requests whose second starts sub-runs of 5, 9 and 7 requests side by side: 3 + 9 "
+    "= 12 steps, got {got}": (
+        "리드가 요청 3번을 보내고 그 두 번째 요청이 요청 5번, 9번, 7번짜리 서브 실행을 나란히 "
+        "시작합니다: 3 + 9 = 12단계입니다. 받은 값: {got}"),
+    "a lead of 4 requests: the first (with a list_files call too) starts a sub-run of 4 requests, "
+    "the second one of 6, the third two of 2 and 8 side by side: {want} steps, got {got}": (
+        "리드가 요청 4번을 보냅니다: 첫 번째(list_files 호출도 함께)는 요청 4번짜리 서브 실행을, "
+        "두 번째는 6번짜리를, 세 번째는 2번과 8번짜리 둘을 나란히 시작합니다: {want}단계입니다. "
+        "받은 값: {got}"),
+    "a lead of {n} requests with sub-runs of {subs} requests: {want} steps, got {got}": (
+        "리드의 요청 {n}번, 서브 실행들의 요청 수 {subs}: {want}단계입니다. 받은 값: {got}"),
+    # ex8.team_bill
+    "team_bill should return a dict with requests, input_tokens and cost_usd; got {got}": (
+        "team_bill은 requests, input_tokens, cost_usd가 든 dict를 반환해야 합니다. 받은 값: {got}"),
+    "a lead of 3 requests and sub-runs of 5 and 2, 1,000 input and 50 output tokens each: {bill}; "
+    "got {got}": (
+        "리드의 요청 3번과 요청 5번, 2번짜리 서브 실행, 요청마다 입력 1,000 토큰과 출력 50 토큰: "
+        "{bill}입니다. 받은 값: {got}"),
+    "with no sub-runs the bill is the lead's own; got {got}": (
+        "서브 실행이 없으면 청구 금액은 리드의 것뿐입니다. 받은 값: {got}"),
+    "two cached runs: {bill}; got {got}. input_tokens already includes the cached tokens": (
+        "캐시를 쓴 실행 둘: {bill}입니다. 받은 값: {got}. input_tokens에는 캐시된 토큰이 이미 들어 "
+        "있습니다"),
+    "with prices {prices}, the bill is {bill}; got {got}": (
+        "가격이 {prices}일 때 청구 금액은 {bill}입니다. 받은 값: {got}"),
+    "the team (a lead and {n} sub-agents): {bill}; got {got}": (
+        "팀(리드 하나와 서브에이전트 {n}개): {bill}입니다. 받은 값: {got}"),
+    "the check's team failed (a bug)": "검사의 팀이 실패했습니다(버그)",
+    # ex9.definition_share
+    "definition_share should return a number, got {type}": (
+        "definition_share는 숫자를 반환해야 합니다. 받은 값의 타입: {type}"),
+    "definition_share({n} tools, {request}) returned {got}; the definitions count {d} tokens, so "
+    "the share is {want}": (
+        "definition_share(도구 {n}개, {request})가 {got}을(를) 반환했습니다. 정의는 {d} 토큰이므로 "
+        "비율은 {want}입니다"),
+    "definition_share([], 500) returned {got}; with no tools it is 0": (
+        "definition_share([], 500)가 {got}을(를) 반환했습니다. 도구가 없으면 0입니다"),
+    "definition_share changed the tools it was given": "definition_share가 받은 도구를 바꿨습니다",
+    # ex9.choose_deferred
+    "choose_deferred should return a list, got {type}": (
+        "choose_deferred는 리스트를 반환해야 합니다. 받은 값의 타입: {type}"),
+    "choose_deferred should return every tool, in the same order": (
+        "choose_deferred는 모든 도구를 같은 순서로 반환해야 합니다"),
+    "{name} is in keep_loaded but was deferred: the tools every task needs stay loaded": (
+        "{name}은(는) keep_loaded에 있는데 지연됐습니다: 모든 작업에 필요한 도구는 로드된 채로 "
+        "둡니다"),
+    "{name} is not in keep_loaded, so it should carry defer_loading: True": (
+        "{name}은(는) keep_loaded에 없으므로 defer_loading: True가 있어야 합니다"),
+    "{name}: only defer_loading may change; its other fields should stay": (
+        "{name}: defer_loading만 바뀔 수 있습니다. 다른 필드는 그대로 두세요"),
+    "the API refused the tools choose_deferred returned: {error}": (
+        "choose_deferred가 반환한 도구를 API가 거부했습니다: \"{error}\""),
+    "choose_deferred changed the list or the tools it was given": (
+        "choose_deferred가 받은 리스트나 도구를 바꿨습니다"),
+    # ex9.search_tools
+    "search_tools({query}, ...) should return a list of blocks, got {type}": (
+        "search_tools({query}, ...)는 블록의 리스트를 반환해야 합니다. 받은 값의 타입: {type}"),
+    "search_tools({query}, top={top}) returned {n} blocks": (
+        "search_tools({query}, top={top})가 블록 {n}개를 반환했습니다"),
+    "search_tools({query}) returned {block}; each item should be {'type': 'tool_reference', "
+    "'tool_name': ...}": (
+        "search_tools({query})가 {block}을(를) 반환했습니다. 항목마다 {{'type': 'tool_reference', "
+        "'tool_name': ...}}이어야 합니다"),
+    "search_tools({query}) referenced {name}, which is not a client tool in `tools` (the API "
+    "answers 400 for a reference with no definition)": (
+        "search_tools({query})가 {name}을(를) 참조했는데, `tools`에 있는 클라이언트 도구가 "
+        "아닙니다(정의가 없는 참조에 API는 400으로 답합니다)"),
+    "search_tools({query}, top=3) returned {found}; {name} should be among them": (
+        "search_tools({query}, top=3)가 {found}을(를) 반환했습니다. 그 안에 {name}이(가) 있어야 "
+        "합니다"),
+    "the agent did not answer right: {stopped}; {score}; its searches: {searches}": (
+        "에이전트가 맞게 답하지 못했습니다(실행 결과: {stopped}). {score}. 에이전트의 검색: "
+        "{searches}"),
+    # pieces of the details above (last: the first template that matches is used)
+    "chose {model} ({price}, {ram} GB)": "{model}({price}, {ram} GB)을(를) 골랐습니다",
+    "no known model named": "아는 모델의 이름을 하나도 대지 않았습니다",
+    "{hits} of {n} found, {wrong} wrong": "{n}개 중 {hits}개 찾음, 틀림 {wrong}개",
+    "mid-write": "쓰는 도중",
+    "at the rename": "이름을 바꿀 때",
+    "answered": "답함",
+    "no answer": "답 없음",
+    "no answer to score": "채점할 답 없음",
+    "{requests} requests, {tokens} input tokens, ${cost}": (
+        "요청 {requests}번, 입력 토큰 {tokens}개, ${cost}"),
+    "error: {error}": "오류: \"{error}\"",
+    "cut: {reason}": "잘림: {reason}",
+    "{right} of 3 right ({which}); truth service {service}, deployment {deployment}, oncall "
+    "{oncall}": (
+        "3개 중 {right}개 맞음({which}). 정답: service {service}, deployment {deployment}, oncall "
+        "{oncall}"),
+    "none": "없음",
 }
 
 CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {

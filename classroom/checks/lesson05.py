@@ -263,8 +263,9 @@ def _last_summary(run) -> str:
 def _sections(ns: dict) -> None:
     prompt = _prompt(ns)
     missing = [name for name, pattern in SECTIONS.items() if not re.search(pattern, prompt, re.I)]
-    assert not missing, (f"the prompt does not ask for: {', '.join(missing)}. A free-form "
-                         "'summarize' lets the summarizer choose what to keep, and numbers go first")
+    assert not missing, (f"the prompt does not ask for: {', '.join(map(repr, missing))}. A "
+                         "free-form 'summarize' lets the summarizer choose what to keep, and "
+                         "numbers go first")
 
 
 @register("ex5.structured_prompt", "asks for the user's constraints verbatim",

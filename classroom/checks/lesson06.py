@@ -184,8 +184,8 @@ def _refuses(ns: dict, folder: Path, name: str, why: str) -> None:
     except NotImplementedError:
         raise
     except Exception as e:  # noqa: BLE001 (reported to the learner)
-        raise AssertionError(f"safe_path(folder, {name!r}) raised {type(e).__name__}: {e}; "
-                             "refuse with ValueError or PermissionError") from None
+        raise AssertionError(f"safe_path(folder, {name!r}) should refuse with ValueError or "
+                             f"PermissionError, not {type(e).__name__}: {e}") from None
     raise AssertionError(f"safe_path(folder, {name!r}) returned {os.fspath(got)!r}; {why}, "
                          "so it must raise ValueError or PermissionError")
 
@@ -302,7 +302,7 @@ def _expect(ns: dict, text: str, want: tuple[set[str], str | None], what: str) -
     checked, nxt = _resume(ns, text)
     shown = text if len(text) < 400 else text[:400] + "..."
     assert checked == want[0], (f"{what}: checked is {sorted(checked)}, expected "
-                                f"{sorted(want[0])}, for the notes:\n{shown}")
+                                f"{sorted(want[0])}, for the notes {shown!r}")
     assert nxt == want[1], f"{what}: next_file is {nxt!r}, expected {want[1]!r}"
 
 

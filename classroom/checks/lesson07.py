@@ -75,8 +75,9 @@ def _close(a: float, b: float) -> bool:
 
 
 def _steps_text(steps) -> str:
-    return "; ".join(f"input {s.input_tokens:,} (cache read {s.cache_read:,}, cache write "
-                     f"{s.cache_write:,}), output {s.output_tokens:,}" for s in steps)
+    return "; ".join(f"input_tokens {s.input_tokens:,} (cache_read {s.cache_read:,}, "
+                     f"cache_write {s.cache_write:,}), output_tokens {s.output_tokens:,}"
+                     for s in steps)
 
 
 @register("ex7.run_cost", "bills uncached input at the input price and output at the output price",
@@ -393,11 +394,26 @@ def report(t: Trial) -> str:
             f"{COST_BUDGET:.0%})")
 
 
+def _said(t: Trial) -> str:
+    """report(t) in the notebook's language (classroom/checks/ko.py); the run's error is
+    translated on its own, since it may hold words a template of the grading takes."""
+    from dataclasses import replace
+
+    from classroom.grading import translate
+    from coursekit import i18n
+
+    if i18n.lang() != "ko":
+        return report(t)
+    if t.error is None:
+        return translate(report(t))
+    return translate(report(replace(t, error="{error}"))).replace("{error}", translate(t.error))
+
+
 @register("ex7.pipeline", "returns a pipeline run_agent can use (context, toolbox, system, ...)",
           hint=PIPELINE_HINT, needs=("pipeline",))
 def _pipeline_shape(ns: dict) -> None:
     t = _get_trial(ns, fresh=True)
-    print(report(t))
+    print(_said(t))
     assert t.error is None, t.error
 
 
@@ -421,7 +437,8 @@ def _pipeline_answers(ns: dict) -> None:
 def _pipeline_score(ns: dict) -> None:
     t = _scored(ns)
     assert t.score is not None and t.score.success, \
-        f"the answer scored {t.score}" if t.score is not None else "there was no answer"
+        f"the answer scored {t.score.detail or t.score}, not full marks" \
+        if t.score is not None else "there was no answer"
 
 
 @register("ex7.pipeline", f"keeps every request within {PEAK_BUDGET:,} tokens",

@@ -291,7 +291,8 @@ def _bill_prices(ns: dict) -> None:
     prices = {"input": 1.0, "output": 5.0, "cache_write": 1.25, "cache_read": 0.1}
     lead, sub = _Run([_Step(8_000, 300, cache_read=5_000, cache_write=2_000)]), _plain(2)
     got, want = _bill(ns, lead, [sub], prices), _reference_bill([lead, sub], prices)
-    assert _same(got, want), f"with prices {prices}: {_fmt(want)}; got {got!r:.200}"
+    assert _same(got, want), (f"with prices {prices}, the bill is {_fmt(want)}; "
+                              f"got {got!r:.200}")
 
 
 @register("ex8.team_bill", "agrees with agentlib.delegate.totals on a real team", hint=BILL_HINT,
