@@ -45,6 +45,361 @@ PHRASES_KO: dict[str, str] = {
     "raised {error}": "{error} 발생",
     # the checks' computed failure details (templates; add right below your own line)
     # lessons 01-04 details
+    "a bug in the check": "검사의 버그",
+    "no test case (a bug in the check)": "테스트 사례가 없습니다(검사의 버그)",
+    "should return a list of messages, got {type}": "메시지 리스트를 반환해야 합니다. 돌아온 것은 "
+                                                    "{type}입니다",
+    # lesson 01: ex1.agent_loop
+    "the API rejected a request with {status}: {message}": "API가 요청을 {status} 오류로 "
+                                                           "거부했습니다: \"{message}\"",
+    "agent_loop should return (history, input_tokens), got {type}": "agent_loop은 (history, "
+                                                                    "input_tokens)를 반환해야 "
+                                                                    "합니다. 돌아온 것은 "
+                                                                    "{type}입니다",
+    "history and input_tokens should be lists, got {a} and {b}": "history와 input_tokens는 "
+                                                                 "리스트여야 합니다. 돌아온 것은 "
+                                                                 "{a}, {b}입니다",
+    "input_tokens is empty: record response.usage.input_tokens each turn": "input_tokens가 비어 "
+                                                                           "있습니다: 턴마다 "
+                                                                           "response.usage."
+                                                                           "input_tokens를 "
+                                                                           "기록하세요",
+    "input_tokens should hold ints (usage.input_tokens), got {bad}": "input_tokens에는 int"
+                                                                     "(usage.input_tokens)가 "
+                                                                     "들어 있어야 합니다. 들어 "
+                                                                     "있는 값: {bad}",
+    "the history should start with the user's task": "히스토리는 사용자의 과제로 시작해야 합니다",
+    "request {i} sent {got} input tokens, the reference loop sent {want}: is every earlier "
+    "message still in the list you send?": "요청 {i}은(는) 입력 토큰 {got}개를 보냈고, 기준 루프는 "
+                                           "{want}개를 보냈습니다. 보내는 리스트에 앞선 메시지가 "
+                                           "모두 남아 있나요?",
+    "your loop made {n} requests and stopped; the task needs {m} (stop only when stop_reason "
+    "is not 'tool_use')": "루프가 요청을 {n}번 보내고 멈췄습니다. 이 과제에는 {m}번이 필요합니다"
+                          "(stop_reason이 'tool_use'가 아닐 때만 멈추세요)",
+    "history roles differ from the reference at message {i}: got {got}, expected {want} ({n} "
+    "messages, the reference has {m}); the order is user (task), then assistant / user (tool "
+    "results) pairs, ending with the assistant's answer": "히스토리의 역할이 메시지 {i}에서 "
+                                                          "기준과 다릅니다: 돌아온 값은 {got}, "
+                                                          "기대값은 {want}입니다(메시지 {n}개, "
+                                                          "기준은 {m}개). 순서는 user(과제), "
+                                                          "그다음 assistant / user(도구 결과) "
+                                                          "쌍이고, 어시스턴트의 답으로 끝납니다",
+    "your loop made {n} requests; the model answered after {m}": "루프가 요청을 {n}번 "
+                                                                 "보냈습니다. 모델은 {m}번째 "
+                                                                 "요청에서 답했습니다",
+    "the history should end with the model's answer": "히스토리는 모델의 답으로 끝나야 합니다",
+    "the last message should be the model's final answer, unchanged": "마지막 메시지는 모델의 "
+                                                                      "최종 답 그대로여야 "
+                                                                      "합니다",
+    "the audit is too short (a bug in the check)": "감사 작업이 너무 짧습니다(검사의 버그)",
+    "with max_steps={k} your loop sent {n} requests; the task needs {m}, so the loop must stop "
+    "after {limit}": "max_steps={k}일 때 루프가 요청을 {n}번 보냈습니다. 이 과제에는 {m}번이 "
+                     "필요하므로 루프는 {limit}번 뒤에 멈춰야 합니다",
+    "with max_steps={k} the model received {n} request(s); input_tokens should hold one count "
+    "per request": "max_steps={k}일 때 모델은 요청을 {n}번 받았습니다. input_tokens에는 요청마다 "
+                   "개수가 하나씩 있어야 합니다",
+    # lesson 01: ex1.estimate_tokens, ex1.session_cost, ex1.first_overflow
+    "estimate_tokens({text}) should return an int, got {type} {got}": "estimate_tokens({text})는 "
+                                                                      "int를 반환해야 합니다. "
+                                                                      "돌아온 것은 {type} "
+                                                                      "{got}입니다",
+    "estimate_tokens({text}) should be {want} ({n} characters), got {got}": "estimate_tokens("
+                                                                            "{text})의 기대값은 "
+                                                                            "{want}({n}자), "
+                                                                            "돌아온 값은 "
+                                                                            "{got}입니다",
+    "estimate_tokens({text}) should be {want}, got {got}": "estimate_tokens({text})의 기대값은 "
+                                                           "{want}, 돌아온 값은 {got}입니다",
+    "for {n} characters the estimate is {want}, got {got}": "{n}자이면 추정값은 {want}인데, "
+                                                            "돌아온 값은 {got}입니다",
+    "session_cost should return a number of dollars, got {type}": "session_cost는 달러 금액을 "
+                                                                  "숫자로 반환해야 합니다. "
+                                                                  "돌아온 것은 {type}입니다",
+    "three requests of 1,000, 2,000 and 3,000 input tokens at $3 per million cost $0.018, got "
+    "{got}": "입력 토큰이 1,000개, 2,000개, 3,000개인 요청 세 번은 백만 토큰당 $3이면 $0.018인데, "
+             "돌아온 값은 {got}입니다",
+    "one million input tokens at $3 per million cost $3, got {got}": "입력 토큰 백만 개는 백만 "
+                                                                     "토큰당 $3이면 $3인데, "
+                                                                     "돌아온 값은 {got}입니다",
+    "one million output tokens at $15 per million cost $15, got {got}": "출력 토큰 백만 개는 "
+                                                                        "백만 토큰당 $15이면 "
+                                                                        "$15인데, 돌아온 값은 "
+                                                                        "{got}입니다",
+    "2M input at $1 plus 0.5M output at $5 is $4.50, got {got}": "입력 2M 토큰(백만 토큰당 $1)과 "
+                                                                 "출력 0.5M 토큰(백만 토큰당 "
+                                                                 "$5)은 $4.50인데, 돌아온 값은 "
+                                                                 "{got}입니다",
+    "no requests cost nothing, got {got}": "요청이 없으면 비용은 0인데, 돌아온 값은 {got}입니다",
+    "first_overflow({args}) should be the index {want}, got {got}": "first_overflow({args})의 "
+                                                                    "기대값은 인덱스 {want}, "
+                                                                    "돌아온 값은 {got}입니다",
+    "250 tokens fit a 250-token window; the answer is 2, got {got}": "250 토큰은 250 토큰 "
+                                                                     "윈도우에 들어가므로 답은 "
+                                                                     "2인데, 돌아온 값은 "
+                                                                     "{got}입니다",
+    "200 input + 60 max_tokens = 260 > 250, so step 1 fails, got {got}": "입력 200 + max_tokens "
+                                                                         "60 = 260 > 250이므로 "
+                                                                         "단계 1에서 실패하는데, "
+                                                                         "돌아온 값은 {got}입니다",
+    "first_overflow({args}) should be None, got {got}": "first_overflow({args})의 기대값은 None, "
+                                                        "돌아온 값은 {got}입니다",
+    "in an 8,000-token window the API refused step {refused} (prompt is too long), got {got}": (
+        "8,000 토큰 윈도우에서 API는 단계 {refused}를 거부했습니다(`prompt is too long`). 돌아온 "
+        "값은 {got}입니다"),
+    "with max_tokens=2048, step {short} is the first that leaves less than 2,048 tokens for the "
+    "reply, got {got}": "max_tokens=2048이면 응답에 남는 자리가 2,048 토큰보다 적은 첫 단계는 "
+                        "{short}인데, 돌아온 값은 {got}입니다",
+    # lesson 02: where a check ran, and ex2.find_split
+    "on test history #{number} ({n} messages, keep={keep})": "테스트 히스토리 #{number}(메시지 "
+                                                             "{n}개, keep={keep})에서",
+    "on test history #{number} ({n} messages)": "테스트 히스토리 #{number}(메시지 {n}개)에서",
+    "find_split(history[-{n}:]) {where} returned {got}; its message 0 opens with a tool_result "
+    "whose tool_use was cut off, so expected 0": "{where} find_split(history[-{n}:])의 반환값은 "
+                                                 "{got}입니다. 메시지 0이 tool_use가 잘려 나간 "
+                                                 "tool_result로 시작하므로 기대값은 0입니다",
+    "find_split(history[-{n}:]) {where} returned {got}, but every tool_result there follows "
+    "its tool_use: expected None": "{where} find_split(history[-{n}:])의 반환값은 {got}입니다. "
+                                   "그러나 여기서는 모든 tool_result가 자기 tool_use 뒤에 있으므로 "
+                                   "기대값은 None입니다",
+    "find_split {where} with message {i} (an assistant tool_use) deleted returned {got}; its "
+    "result is now message {j} and follows a user message: expected {k}": "{where} 메시지 {i}"
+                                                                          "(어시스턴트의 "
+                                                                          "tool_use)를 지우고 "
+                                                                          "호출한 find_split의 "
+                                                                          "반환값은 {got}입니다. "
+                                                                          "그 결과가 이제 메시지 "
+                                                                          "{j}이고 사용자 메시지 "
+                                                                          "뒤에 오므로 기대값은 "
+                                                                          "{k}입니다",
+    "find_split {where} with a user and an assistant text message put between the tool_use in "
+    "message {i} and its results returned {got}; the results are now message {j}, and the "
+    "message just before them holds no tool_use: expected {k}": "{where} 메시지 {i}의 tool_use와 "
+                                                                "그 결과 사이에 사용자 텍스트 "
+                                                                "메시지와 어시스턴트 텍스트 "
+                                                                "메시지를 넣고 호출한 find_split의 "
+                                                                "반환값은 {got}입니다. 결과는 이제 "
+                                                                "메시지 {j}이고, 바로 앞 메시지에는 "
+                                                                "tool_use가 없으므로 기대값은 "
+                                                                "{k}입니다",
+    # lesson 02: ex2.safe_truncate, ex2.pin_task
+    "safe_truncate {where} returned a history the API rejects with 400: {message}": (
+        "{where} safe_truncate의 반환값은 API가 400 오류로 거부하는 히스토리입니다: \"{message}\""),
+    "pin_task {where} returned a history the API rejects with 400: {message}": (
+        "{where} pin_task의 반환값은 API가 400 오류로 거부하는 히스토리입니다: \"{message}\""),
+    "safe_truncate {where} should return the newest messages of the history in order (a slice "
+    "messages[start:]); got {n} message(s) that are not": "{where} safe_truncate는 히스토리의 가장 "
+                                                          "최근 메시지들을 순서대로(슬라이스 "
+                                                          "messages[start:]) 반환해야 합니다. "
+                                                          "돌아온 메시지 {n}개는 그렇지 않습니다",
+    "safe_truncate {where} kept only {n} message(s); keep at least keep": "{where} safe_truncate는 "
+                                                                          "메시지를 {n}개만 "
+                                                                          "남겼습니다. 적어도 "
+                                                                          "keep개는 남기세요",
+    "safe_truncate {where} kept {n} message(s); the smallest valid cut keeps {want} (keep, plus "
+    "the call whose result would open the kept part)": "{where} safe_truncate는 메시지 {n}개를 "
+                                                       "남겼습니다. 유효한 가장 작은 자르기는 "
+                                                       "{want}개를 남깁니다(keep개에, 남긴 부분의 "
+                                                       "맨 앞 결과를 부른 호출을 더한 수)",
+    "safe_truncate {where} changed the list it was given": "{where} safe_truncate가 입력으로 받은 "
+                                                           "리스트를 바꿨습니다",
+    "pin_task {where} lost the task: its first message should be the history's first user "
+    "message, {text}": "{where} pin_task가 과제를 잃었습니다: 첫 메시지는 히스토리의 첫 사용자 "
+                       "메시지 {text}여야 합니다",
+    "pin_task {where}: nothing needs dropping, so return the history unchanged; got {n} "
+    "message(s) that differ from it": "{where} 버릴 것이 없으므로 pin_task는 히스토리를 그대로 "
+                                      "반환해야 합니다. 돌아온 메시지 {n}개는 히스토리와 다릅니다",
+    "pin_task {where}: after the task (and at most one marker message) should come the newest "
+    "messages of the history, in order": "{where} pin_task가 반환한 히스토리는 과제(와 많아야 "
+                                         "하나인 표시 메시지) 다음에 히스토리의 가장 최근 "
+                                         "메시지들이 순서대로 이어져야 합니다",
+    "pin_task {where} kept {n} message(s) after the task; the smallest valid cut keeps {m}": (
+        "{where} pin_task는 과제 뒤에 메시지 {n}개를 남겼습니다. 유효한 가장 작은 자르기는 "
+        "{m}개를 남깁니다"),
+    "pin_task {where} changed the list it was given": "{where} pin_task가 입력으로 받은 리스트를 "
+                                                      "바꿨습니다",
+    # lesson 03: ex3.cap_text
+    "for a text of {n} characters and max_chars={m}": "{n}자 텍스트, max_chars={m}일 때",
+    "cap_text should return a str, got {type}": "cap_text는 str을 반환해야 합니다. 돌아온 것은 "
+                                                "{type}입니다",
+    "cap_text {where} returned a result without the notice '\\n[truncated: N more characters "
+    "not shown; ...]' at its end: a silent cut makes the model take the part for the whole; it "
+    "ends with {end}": "{where} cap_text의 반환값 끝에 안내문 '\\n[truncated: N more characters "
+                       "not shown; ...]'이 없습니다. 조용히 자르면 모델은 일부를 전체로 "
+                       "여깁니다. 반환값의 끝: {end}",
+    "the notice should say how to get more (the `more` text)": "안내문은 더 보는 방법(`more` "
+                                                               "텍스트)을 알려야 합니다",
+    "with more={more} the notice should end with it, got {said}": "more={more}이면 안내문이 그 "
+                                                                  "텍스트로 끝나야 하는데, "
+                                                                  "돌아온 것은 {said}입니다",
+    "cap_text {where} should return the text unchanged (it fits; no notice either), got {n} "
+    "characters": "{where} cap_text는 텍스트를 안내문 없이 그대로 반환해야 합니다(들어가므로). "
+                  "돌아온 것은 {n}자입니다",
+    "cap_text {where} returned {n} characters, {over} over the budget: the notice must fit "
+    "inside it": "{where} cap_text가 {n}자를 반환했습니다. 예산보다 {over}자 많습니다: 안내문도 "
+                 "예산 안에 들어가야 합니다",
+    "cap_text {where}: the part before the notice should be the start of the text, "
+    "unchanged": "{where} cap_text가 반환한 텍스트에서 안내문 앞부분은 원래 텍스트의 앞부분 "
+                 "그대로여야 합니다",
+    "cap_text {where} kept {kept} characters, so {left} were left out; the notice says "
+    "{said}": "{where} cap_text는 {kept}자를 남겼으므로 {left}자가 빠졌습니다. 그런데 안내문은 "
+              "{said}자라고 합니다",
+    "cap_text {where} kept {kept} characters of the text; {room} fit beside the notice": (
+        "{where} cap_text는 텍스트를 {kept}자 남겼습니다. 안내문 옆에 {room}자가 들어갑니다"),
+    # lesson 03: ex3.page_notice
+    "page_notice should return a str, got {type}": "page_notice는 str을 반환해야 합니다. 돌아온 "
+                                                   "것은 {type}입니다",
+    "page_notice({args}) returned a text that is not one line in the course's notice format "
+    "(see agentlib.workspace.truncation_notice), so the course model could not read it: "
+    "{got}": "page_notice({args})의 반환값은 코스의 안내문 형식에 맞는 한 줄이 아니어서"
+             "(agentlib.workspace.truncation_notice 참고) 코스 모델이 읽을 수 없습니다: {got}",
+    "the notice names another path": "안내문이 다른 경로를 가리킵니다",
+    "page_notice({args}) says lines {a}-{b} of {c} shown, {d} more; expected lines {e}-{f} of "
+    "{g}, {h} more": "page_notice({args})의 안내문은 {c}줄 중 {a}-{b}줄을 보여 주고 {d}줄이 "
+                     "남았다고 합니다. 기대값은 {g}줄 중 {e}-{f}줄, 남은 줄 {h}개입니다",
+    "page_notice({args}) says continue at offset={o}; lines {a}..{b} (0-based) were shown, so "
+    "the next offset is {n}": "page_notice({args})는 offset={o}에서 이어 읽으라고 합니다. 보여 "
+                              "준 줄은 {a}..{b}(0부터 셈)이므로 다음 오프셋은 {n}입니다",
+    "page_notice({args}): the page reaches the end, so return '', got {got}": (
+        "page_notice({args}): 이 페이지가 파일 끝에 닿으므로 ''를 반환해야 하는데, 돌아온 값은 "
+        "{got}입니다"),
+    "the notices never stop: the agent would read forever": "안내문이 끝나지 않습니다: 에이전트가 "
+                                                            "끝없이 읽게 됩니다",
+    "after the page at offset {o} the notice sends the agent back to offset {b}": (
+        "오프셋 {o}의 페이지 다음에 안내문이 에이전트를 뒤로 돌려보냅니다(오프셋 {b})"),
+    "reading a {total}-line file {size} lines at a time by following your notices gave {got} "
+    "lines instead of {want}: lines were repeated": "{total}줄짜리 파일을 안내문을 따라 {size}줄씩 "
+                                                    "읽으니 {want}줄이 아니라 {got}줄이 "
+                                                    "나왔습니다: 줄이 중복됐습니다",
+    "reading a {total}-line file {size} lines at a time by following your notices gave {got} "
+    "lines instead of {want}: lines were skipped": "{total}줄짜리 파일을 안내문을 따라 {size}줄씩 "
+                                                   "읽으니 {want}줄이 아니라 {got}줄이 "
+                                                   "나왔습니다: 건너뛴 줄이 있습니다",
+    "page_notice({args}) returned {got}; parse_notice reads back {found} as its path": (
+        "page_notice({args})의 반환값은 {got}입니다. parse_notice가 여기서 읽어 낸 경로는 "
+        "{found}입니다"),
+    # lesson 03: ex3.capped_tool
+    "capped_tool should return a function, got {type}": "capped_tool은 함수를 반환해야 합니다. "
+                                                        "돌아온 것은 {type}입니다",
+    "Toolbox cannot build a definition from the wrapper: {error}": "Toolbox가 래퍼에서 도구 "
+                                                                   "정의를 만들 수 없습니다: "
+                                                                   "\"{error}\"",
+    "the wrapper's tool definition differs from the tool's in {fields}: its {first} is {got}, "
+    "expected {want}": "래퍼의 도구 정의가 원래 도구의 정의와 {fields}에서 다릅니다: {first}의 "
+                       "값은 {got}, 기대값은 {want}입니다",
+    "wrapper({call}) failed with TypeError: {error}; the model's tool calls arrive as keyword "
+    "arguments": "wrapper({call}) 호출이 TypeError로 실패했습니다: \"{error}\". 모델의 도구 호출은 "
+                 "키워드 인자로 들어옵니다",
+    "wrapper({call}) did not call the tool, expected {want}": "wrapper({call})가 도구를 호출하지 "
+                                                              "않았습니다. 기대한 호출은 "
+                                                              "{want}입니다",
+    "wrapper({call}) called the tool with {got}, expected {want}": "wrapper({call})가 도구에 넘긴 "
+                                                                   "인자는 {got}, 기대값은 "
+                                                                   "{want}입니다",
+    "a result that fits the budget should come back unchanged": "예산에 들어가는 결과는 그대로 "
+                                                                "돌아와야 합니다",
+    "the wrapper should return a str, got {type}": "래퍼는 str을 반환해야 합니다. 돌아온 것은 "
+                                                   "{type}입니다",
+    "with max_chars={m} the wrapper returned {n} characters of a {full}-character result": (
+        "max_chars={m}인데 래퍼가 {full}자짜리 결과에서 {n}자를 반환했습니다"),
+    "the result was cut from {a} to {b} characters without a notice: a silent cut makes the "
+    "model take the part for the whole": "결과가 안내문 없이 {a}자에서 {b}자로 잘렸습니다. "
+                                         "조용히 자르면 모델은 일부를 전체로 여깁니다",
+    "the cut result should start as the tool's output does": "잘린 결과는 도구의 출력과 같은 "
+                                                             "내용으로 시작해야 합니다",
+    "the tool call failed: {content}": "도구 호출이 실패했습니다: \"{content}\"",
+    "a tool returning a list of 400 ids gave a tool_result of {n} characters; cap str(result) "
+    "to 400 characters, with a notice": "id 400개의 리스트를 반환하는 도구가 {n}자짜리 "
+                                        "tool_result를 냈습니다. str(result)를 안내문과 함께 "
+                                        "400자 안으로 자르세요",
+    "one call to the wrapper ran the tool {n} times; a tool may be slow, cost money or change "
+    "something": "래퍼를 한 번 호출했더니 도구가 {n}번 실행됐습니다. 도구는 느리거나, 비용이 "
+                 "들거나, 무언가를 바꿀 수 있습니다",
+    # lesson 04: which test history, and ex4.empty_not_delete
+    "test history #{number} ({n} messages, {r} tool results)": "테스트 히스토리 #{number}(메시지 "
+                                                               "{n}개, 도구 결과 {r}개)",
+    "a test history ({n} messages)": "테스트 히스토리(메시지 {n}개)",
+    "empty_result(messages, {id}, placeholder) on {history} returned a history the API "
+    "rejects with 400: {message}": "{history}에서 empty_result(messages, {id}, placeholder)의 "
+                                   "반환값은 API가 400 오류로 거부하는 히스토리입니다: "
+                                   "\"{message}\"",
+    "empty_result(messages, {id}, placeholder) on {history}: the tool_result for {other} is "
+    "gone; keep the block (type 'tool_result', the same tool_use_id) and replace its "
+    "content": "{history}에서 empty_result(messages, {id}, placeholder)를 호출하니 {other}의 "
+               "tool_result가 사라졌습니다. 블록(타입 'tool_result', 같은 tool_use_id)은 그대로 "
+               "두고 content만 바꾸세요",
+    "empty_result(messages, {id}, placeholder) on {history}: that result's content is "
+    "{content}; it should be exactly the placeholder {placeholder}": "{history}에서 "
+                                                                     "empty_result(messages, "
+                                                                     "{id}, placeholder)를 "
+                                                                     "호출하니 그 결과의 "
+                                                                     "content가 {content}입니다. "
+                                                                     "정확히 자리표시자 "
+                                                                     "{placeholder}여야 합니다",
+    "empty_result(messages, {id}, placeholder) on {history} returned {n} messages; the history "
+    "has {m} and none should go": "{history}에서 empty_result(messages, {id}, placeholder)가 "
+                                  "메시지 {n}개를 반환했습니다. 히스토리에는 {m}개가 있고, 하나도 "
+                                  "빠지면 안 됩니다",
+    "empty_result(messages, {id}, placeholder) on {history}: message {i} changed its role or "
+    "number of blocks": "{history}에서 empty_result(messages, {id}, placeholder)를 호출하니 메시지 "
+                        "{i}의 역할이나 블록 수가 바뀌었습니다",
+    "empty_result(messages, {id}, placeholder) on {history}: block {j} of message {i} changed, "
+    "but only the result of {other} should": "{history}에서 empty_result(messages, {id}, "
+                                             "placeholder)를 호출하니 메시지 {i}의 블록 {j}이(가) "
+                                             "바뀌었습니다. 바뀌어야 하는 것은 {other}의 "
+                                             "결과뿐입니다",
+    "empty_result(messages, {id}, placeholder) on {history} changed the list it was given": (
+        "{history}에서 empty_result(messages, {id}, placeholder)가 입력으로 받은 리스트를 "
+        "바꿨습니다"),
+    # lesson 04: ex4.clear_old_results
+    "clear_old_results(messages, keep={keep}) on {history} returned a history the API rejects "
+    "with 400: {message}": "{history}에서 clear_old_results(messages, keep={keep})의 반환값은 "
+                           "API가 400 오류로 거부하는 히스토리입니다: \"{message}\"",
+    "it cleared results {got} (oldest is 0) of {n}; expected none cleared": (
+        "결과 {n}개 중 {got}번(가장 오래된 것이 0)을 비웠습니다. 하나도 비우지 않아야 합니다"),
+    "it cleared results {got} (oldest is 0) of {n}; expected {want}": (
+        "결과 {n}개 중 {got}번(가장 오래된 것이 0)을 비웠습니다. 기대값은 {want}입니다"),
+    "it cleared none of the {n} results (oldest is 0); expected {want}": (
+        "결과 {n}개 중 하나도 비우지 않았습니다(가장 오래된 것이 0). 기대값은 {want}입니다"),
+    "clear_old_results(messages, keep={keep}) on {history}: {what}, with everything else "
+    "unchanged": "{history}에서 clear_old_results(messages, keep={keep})를 호출한 결과: {what}. "
+                 "나머지는 모두 그대로 두어야 합니다",
+    "clear_old_results(messages, keep={keep}) on {history}, which has parallel calls: "
+    "{what}": "병렬 호출이 있는 {history}에서 clear_old_results(messages, keep={keep})를 호출한 "
+              "결과: {what}",
+    "clear_old_results(messages, keep={keep}) on {history} changed the list it was given": (
+        "{history}에서 clear_old_results(messages, keep={keep})가 입력으로 받은 리스트를 "
+        "바꿨습니다"),
+    # lesson 04: ex4.freed_tokens
+    "freed_tokens(messages, {args}) should return an int number of tokens, got {type} {got}": (
+        "freed_tokens(messages, {args})는 토큰 수를 int로 반환해야 합니다. 돌아온 것은 {type} "
+        "{got}입니다"),
+    "freed_tokens(messages, keep={keep}) on {history} is {got}; clearing frees exactly {want} "
+    "tokens (tokens.count of the history before, minus after)": "{history}에서 freed_tokens("
+                                                                "messages, keep={keep})의 값은 "
+                                                                "{got}입니다. 비우기로 확보되는 "
+                                                                "토큰은 정확히 {want}개입니다(비우기 "
+                                                                "전 히스토리의 tokens.count에서 "
+                                                                "비운 뒤의 값을 뺀 수)",
+    "freed_tokens(messages, keep={keep}) on {history} is {got}; with {n} results and "
+    "keep={k} nothing is cleared": "{history}에서 freed_tokens(messages, keep={keep})의 값은 "
+                                   "{got}입니다. 결과가 {n}개이고 keep={k}이면 아무것도 비우지 "
+                                   "않습니다",
+    "freed_tokens(cleared, keep={keep}) on {history}, already cleared with the same keep, is "
+    "{got}; clearing it again frees nothing": "같은 keep으로 이미 비운 {history}에서 "
+                                              "freed_tokens(cleared, keep={keep})의 값은 "
+                                              "{got}입니다. 다시 비워도 확보되는 것은 없습니다",
+    "freed_tokens(messages, keep={keep}, clear_at_least={least}) on {history} is {got}; "
+    "clearing would free {full} tokens, so the answer is {want} (skipped: less than "
+    "clear_at_least)": "{history}에서 freed_tokens(messages, keep={keep}, clear_at_least="
+                       "{least})의 값은 {got}입니다. 비우면 {full} 토큰이 확보되므로 답은 "
+                       "{want}입니다(clear_at_least보다 적어서 건너뜁니다)",
+    "freed_tokens(messages, keep={keep}, clear_at_least={least}) on {history} is {got}; "
+    "clearing would free {full} tokens, so the answer is {want} (at least clear_at_least: it "
+    "goes ahead)": "{history}에서 freed_tokens(messages, keep={keep}, clear_at_least={least})의 "
+                   "값은 {got}입니다. 비우면 {full} 토큰이 확보되므로 답은 {want}입니다"
+                   "(clear_at_least 이상이므로 비웁니다)",
+    "freed_tokens(messages, keep={keep}) on {history} changed the list it was given": (
+        "{history}에서 freed_tokens(messages, keep={keep})가 입력으로 받은 리스트를 바꿨습니다"),
     # lessons 05-09 details
     # ex5.should_compact
     "test history #{n} (meter ratio {ratio})": "테스트 히스토리 #{n}(미터 비율 {ratio})",
