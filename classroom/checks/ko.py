@@ -274,9 +274,9 @@ PHRASES_KO: dict[str, str] = {
     "lines instead of {want}: lines were skipped": "{total}줄짜리 파일을 안내문을 따라 {size}줄씩 "
                                                    "읽으니 {want}줄이 아니라 {got}줄이 "
                                                    "나왔습니다: 건너뛴 줄이 있습니다",
-    "page_notice({args}) returned {got}; parse_notice reads back {found} as its path": (
-        "page_notice({args})의 반환값은 {got}입니다. parse_notice가 여기서 읽어 낸 경로는 "
-        "{found}입니다"),
+    "page_notice({args}): parse_notice reads back {found} as the path of the notice it "
+    "returned, {got}": "page_notice({args}): 반환한 안내문에서 parse_notice가 읽어 낸 경로는 "
+                       "{found}입니다. 반환한 안내문: {got}",
     # lesson 03: ex3.capped_tool
     "capped_tool should return a function, got {type}": "capped_tool은 함수를 반환해야 합니다. "
                                                         "돌아온 것은 {type}입니다",

@@ -269,8 +269,8 @@ def _notice_path(ns: dict) -> None:
         got = _notice(ns, path, 0, 3, 10)
         found = parse_notice(got)
         assert found is not None and found[0] == path, (
-            f"page_notice({path!r}, 0, 3, 10) returned {got!r}; parse_notice reads back "
-            f"{found[0] if found else None!r} as its path")
+            f"page_notice({path!r}, 0, 3, 10): parse_notice reads back "
+            f"{found[0] if found else None!r} as the path of the notice it returned, {got!r}")
 
 
 # ---------------------------------------------------------------- ex3.capped_tool
