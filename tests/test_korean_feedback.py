@@ -3,9 +3,9 @@ words (not attempted yet, timeouts, an unknown exercise, a check that fails by i
 error in the learner's call) come from classroom/checks/ko.py; API error strings and code
 stay as they are, quoted.
 
-Not covered yet (follow-up): the failure details the checks compute themselves
-(classroom/checks/lesson0*.py, "estimate_tokens('abcde') should be 2, got 1"), which still
-print in English inside the Korean line.
+The failure details the checks compute themselves (classroom/checks/lesson0*.py,
+"estimate_tokens('abcde') should be 2, got 1") are held by tests/test_korean_details.py
+(ex1-ex4) and tests/test_korean_details_late.py (ex5-ex9).
 """
 
 from __future__ import annotations
