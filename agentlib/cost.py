@@ -8,11 +8,15 @@ at the input price. Output is billed at the output price. Two kinds of call are 
 and a server-side compaction's iteration (`Step.compaction_tokens`); both are plain
 input and output. Prices: `agentlib.models.prices(model, prompt_tokens)`, so a prompt over
 a model's long-prompt threshold is billed at its higher band.
+
+For a sensitivity check, `read_x` re-prices cache reads at another multiple of the input
+price, and `ttl` with `gap` models a cache that expires (the offline cache never does).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
 
 from agentlib import models
 
@@ -39,20 +43,43 @@ class Bill:
         return Bill(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
 
 
+def _prices(model: str, prompt_tokens: int = 0, read_x: float | None = None) -> models.Prices:
+    """The catalog's prices, with cache reads at `read_x` times the input price if given."""
+    p = models.prices(model, prompt_tokens)
+    return p if read_x is None else replace(p, cache_read=p.input * read_x)
+
+
+def expired(steps: int, ttl: float | None, gap: float | Sequence[float] = 0.0) -> list[bool]:
+    """Which of `steps` requests find the cache expired: those that come more than `ttl`
+    seconds after the request before them (`gap`: seconds between requests, one number for
+    every gap or one per request). A model, not the API's clock: a request within `ttl` of
+    the one before finds what that one read or wrote; after a longer gap it finds nothing."""
+    if ttl is None:
+        return [False] * steps
+    gaps = [gap] * steps if isinstance(gap, (int, float)) else list(gap)
+    return [i > 0 and gaps[i] > ttl for i in range(steps)]
+
+
 def bill(run, *, summaries: tuple[int, int] = (0, 0), model: str | None = None,
-         cached: bool = True) -> Bill:
+         cached: bool = True, read_x: float | None = None, ttl: float | None = None,
+         gap: float | Sequence[float] = 0.0) -> Bill:
     """What `run` costs on `model` (default: the run's, else the course model, priced as the
     current Sonnet), by kind of token; `summaries` are the (input, output) tokens of its
-    summary calls. `cached=False`: the same tokens if nothing were cached."""
+    summary calls. `cached=False`: the same tokens if nothing were cached. `read_x`: cache
+    reads at that multiple of the input price. `ttl`, `gap` (seconds, see `expired`): a
+    request after a gap over `ttl` writes, at the 5-minute price, what it would have read."""
     model = model or getattr(run, "model", None) or models.OFFLINE_MODEL
     out = Bill()
-    for s in run.steps:
-        p = models.prices(model, s.input_tokens)
+    lapsed = expired(len(run.steps), ttl, gap)
+    for s, gone in zip(run.steps, lapsed, strict=True):
+        p = _prices(model, s.input_tokens, read_x)
         if cached:
             out.input += (s.input_tokens - s.cache_read - s.cache_write) * p.input / PER
-            out.cache_write_5m += (s.cache_write - s.cache_write_1h) * p.cache_write_5m / PER
+            rewrite = s.cache_read if gone else 0
+            out.cache_write_5m += (s.cache_write - s.cache_write_1h + rewrite) \
+                * p.cache_write_5m / PER
             out.cache_write_1h += s.cache_write_1h * p.cache_write_1h / PER
-            out.cache_read += s.cache_read * p.cache_read / PER
+            out.cache_read += (s.cache_read - rewrite) * p.cache_read / PER
         else:
             out.input += s.input_tokens * p.input / PER
         out.output += s.output_tokens * p.output / PER
@@ -64,9 +91,10 @@ def bill(run, *, summaries: tuple[int, int] = (0, 0), model: str | None = None,
 
 
 def cost(run, summary_tokens: tuple[int, int] = (0, 0), cached: bool = True, *,
-         model: str | None = None) -> float:
-    """Dollars for a run's calls and its summary calls: `bill(...).total`."""
-    return bill(run, summaries=summary_tokens, model=model, cached=cached).total
+         model: str | None = None, **pricing) -> float:
+    """Dollars for a run's calls and its summary calls: `bill(...).total` (`pricing`:
+    bill's `read_x`, `ttl`, `gap`)."""
+    return bill(run, summaries=summary_tokens, model=model, cached=cached, **pricing).total
 
 
 def summary_tokens(compactors) -> tuple[int, int]:
@@ -76,34 +104,37 @@ def summary_tokens(compactors) -> tuple[int, int]:
             sum(c.summary_output_tokens for c in folds))
 
 
-def break_even(freed: int, rewritten: int, *, model: str = models.OFFLINE_MODEL) -> float:
+def break_even(freed: int, rewritten: int, *, model: str = models.OFFLINE_MODEL,
+               read_x: float | None = None) -> float:
     """After how many later requests a clear has paid for the cache it breaks.
 
     Each later request no longer reads the `freed` tokens (saving the cache-read price on
     each); the next one writes `rewritten` tokens (everything after the first changed
     block) that it would have read (paying write minus read, once). The clear pays when
-    freed x steps x read > rewritten x (write - read).
+    freed x steps x read > rewritten x (write - read). `read_x`: reads at that multiple of
+    the input price.
     """
     if freed <= 0:
         return float("inf")
-    p = models.prices(model)
+    p = _prices(model, read_x=read_x)
     return rewritten * (p.cache_write_5m - p.cache_read) / (freed * p.cache_read)
 
 
-def floor(run, *, model: str = models.OFFLINE_MODEL) -> float:
+def floor(run, *, model: str = models.OFFLINE_MODEL, read_x: float | None = None) -> float:
     """The least this run's own requests could cost, whatever manages its context, for an
     agent that keeps its findings in its replies: the first request (system, tools, task)
     written to the cache once and read by every later request; each text the agent or the
     user wrote written once and read by every later request; each tool result sent once,
     uncached, at the input price (it is read once: the next reply notes what it found);
     every output token at the output price. No rewrites, no summary calls, no call records
-    or stale results kept. Read from `run.transcript` (every message ever added)."""
+    or stale results kept. Read from `run.transcript` (every message ever added). `read_x`:
+    reads at that multiple of the input price."""
     from agentlib import tokens
     from agentlib.messages import blocks
 
     if not run.steps:
         return 0.0
-    p = models.prices(model)
+    p = _prices(model, read_x=read_x)
     frame = run.steps[0].input_tokens  # what every request needs: system, tools, the task
     total = frame * p.cache_write_5m  # the first request writes it
     kept, pending = 0, 0  # texts already cached; texts the next request writes

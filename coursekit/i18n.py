@@ -684,6 +684,60 @@ PRINTED: dict[str, str] = {
     "resuming saves {n} requests and {pct:.0%} of the input tokens of a cold start with notes":
         "이어서 하면 메모가 있는 콜드 스타트보다 요청 {n}번과 입력 토큰의 {pct:.0%}를 아낍니다",
     # lessons 07-08: new printed sentences (issue 23; add right below this line)
+    "a cache write costs {w:g}x the input price, a cache read {r:g}x":
+        "캐시 쓰기는 입력 가격의 {w:g}배, 캐시 읽기는 {r:g}배입니다",
+    "{n} saved rows, written by: {command}":
+        "저장된 행 {n}개, 만든 명령: {command}",
+    "reads capped at {n:,} characters":
+        "읽기 상한 {n:,}자",
+    "notes tool":
+        "메모 도구",
+    "server {edit} over {n:,}":
+        "서버 {edit}, {n:,} 초과 시",
+    ", keep {n}":
+        ", keep {n}",
+    "nothing":
+        "없음",
+    "large size: audit of {a} files, needle of {b:,} lines, {c} lookups, a {w:,}-token window":
+        "큰 크기: 감사 과제 파일 {a}개, 바늘 찾기 {b:,}줄, 조회 {c}번, {w:,} 토큰 윈도우",
+    "with these prices (w - r) / r = {x:g}":
+        "이 가격에서 (w - r) / r = {x:g}",
+    "one result, only the newest block marked":
+        "결과 하나, 가장 새 블록만 표시",
+    "a batch of 10 results, only the newest marked":
+        "결과 10개 묶음, 가장 새 블록만 표시",
+    "one result, the stable part's end marked":
+        "결과 하나, 안정된 부분의 끝 표시",
+    "{label} F = {f:>5,}, P = {p:>5,}: pays after {s:5.0f} requests":
+        "{label} F = {f:>5,}, P = {p:>5,}: 요청 {s:5.0f}번 뒤에 본전",
+    "{label} {detail}; read {r:>7,}, written {w:>7,} tokens; ${t:.4f} (writes ${cw:.4f}, uncached ${u:.4f})":
+        "{label} {detail}; 읽기 {r:>7,} 토큰, 쓰기 {w:>7,} 토큰; ${t:.4f} (쓰기 ${cw:.4f}, 캐시 없음 ${u:.4f})",
+    "small audit: floor ${f:.4f}, the run ${c:.4f}":
+        "작은 감사 과제: 하한 ${f:.4f}, 실행 ${c:.4f}",
+    "audit of 200, {k:12}: ${c:.4f}, its own floor ${f:.4f} ({r:.2f}x the floor; the floor is {a:.2f}x append-only's bill)":
+        "파일 200개 감사, {k:12}: ${c:.4f}, 자기 하한 ${f:.4f} (하한의 {r:.2f}배, 하한은 추가 전용 청구액의 {a:.2f}배)",
+    "records: {c}x append-only's dollars, {i}x its input tokens, {p}x its peak; {f}x its own floor: ${a:.4f} above it, ${s:.4f} of that the fold":
+        "records: 추가 전용 대비 달러 {c}배, 입력 토큰 {i}배, 최대치 {p}배. 자기 하한의 {f}배로 하한보다 ${a:.4f} 높고, 그중 ${s:.4f}가 접기입니다",
+    "without the fold: {f:.3f}x its floor, input tokens {i:.3f}x append-only's (bar {b}x)":
+        "접기가 없으면: 자기 하한의 {f:.3f}배, 입력 토큰은 추가 전용의 {i:.3f}배 (기준 {b}배)",
+    "held-out audit: {n} files, seed {seed}":
+        "홀드아웃 감사 과제: 파일 {n}개, 시드 {seed}",
+    "catalog":
+        "카탈로그 가격",
+    "reads 0.10x":
+        "읽기 0.10배",
+    "1 step in 10 slow":
+        "10단계에 1번 느림",
+    "every step slow":
+        "모든 단계 느림",
+    "no cache":
+        "캐시 없음",
+    "dollars under each pricing; a slow step comes 6 minutes after the one before, past the 5-minute ttl":
+        "가격별 달러. 느린 단계는 앞 요청보다 6분 늦게 와서 5분 ttl을 넘깁니다",
+    "each bill as a multiple of append-only's under the same prices (its rank)":
+        "같은 가격에서 추가 전용 청구액에 대한 배수(괄호 안은 순위)",
+    "one result cleared, only the newest block marked: pays after {a:.0f} requests at the catalog's reads, {b:.0f} at 0.10x":
+        "결과 하나를 비우고 가장 새 블록만 표시: 카탈로그의 읽기 가격에서는 요청 {a:.0f}번, 0.10배에서는 {b:.0f}번 뒤에 본전",
     # lessons 08-09 (issue 25 item 5): the sentences their code cells print, and lesson 9's plot
     "(offline course model)": "(오프라인 코스 모델)",
     "{folder:20} {n:>3} files {t:>7,} tokens": "{folder:20} 파일 {n:>3}개 {t:>7,} 토큰",

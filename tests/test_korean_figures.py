@@ -45,13 +45,7 @@ STRATEGY_NAMES = sorted({name for size in bench.SIZES.values()
                         key=len, reverse=True)
 
 # Korean lessons whose saved figures predate the catalog (name -> why).
-# Lesson 7: its saved figures still show the tick label 'append-only' (the catalog now says
-# 추가 전용), and lessons/ko/07 cannot be re-executed until the benchmark is re-run: since
-# 0046799 (standin/cache.py: the prompt's last 4 tokens are never cached) the live small rows
-# differ from bench/results/results.csv and the lesson's `assert ... "re-run the benchmark"`
-# fails, in English too. Follow-up: re-run the benchmark, re-execute lessons/07 and
-# lessons/ko/07, delete this entry.
-NOT_YET = {"07_choosing_and_combining.ipynb": "lesson 7: re-execute after the benchmark re-run"}
+NOT_YET: dict[str, str] = {}
 
 
 def figures(path: Path) -> list[tuple[str, list[str] | None]]:

@@ -25,7 +25,6 @@ KOREAN = ROOT / "lessons" / "ko"
 # Lessons whose own prints are not routed yet (name -> why). Follow-up: route them as
 # lessons 1-6 and appendix A are, then delete the entry.
 PENDING = {
-    "07_choosing_and_combining.ipynb": "being edited by another change (issue 25 item 5 follow-up)",
 }
 
 WORD = r"[A-Za-z][a-z']*"
