@@ -1,6 +1,6 @@
 """Execute the lessons in the live profile, the way they would run on Claude.
 
-    python scripts/live_check.py [--seed N] [--budget USD] [NOTEBOOK...]   # the stand-in
+    python scripts/live_check.py [--seed N] [--budget USD] [--jobs N] [NOTEBOOK...]  # stand-in
     python scripts/live_check.py --claude [--budget USD] [NOTEBOOK...]     # real Claude
 
 By default every lesson runs in the live profile (AGENTLIB_PROFILE=live: the small sizes)
@@ -14,6 +14,9 @@ whole pass, each lesson getting what the ones before it left.
 Notebooks run in a temporary folder (a copy of lessons/ beside links to bench/ and
 docs/), never over the saved outputs. The executed copies are kept for reading in
 runs/live-check/seed-N/ (stand-in) or runs/live/ (Claude), both git-ignored.
+`--jobs N` (the stand-in only) runs N lessons at once, one process each: the report is the
+same, in the same order; each lesson's budget is what the lessons finished before it
+started left, and a pass whose total went over the budget ends as the budget stopping it.
 Exit status: 0 if every lesson ran without an error cell, 1 otherwise, 3 when the budget
 stopped the pass.
 """
@@ -21,7 +24,9 @@ stopped the pass.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
+import multiprocessing
 import os
 import shutil
 import sys
@@ -118,7 +123,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="dollars for the whole pass (default: $AGENTLIB_BUDGET_USD or 5)")
     p.add_argument("--out", type=Path, default=None,
                    help="where to keep the executed copies (default: under runs/)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="lessons run at once (the stand-in only; default 1)")
     args = p.parse_args(argv)
+    if args.jobs < 1 or (args.jobs > 1 and args.claude):
+        print("--jobs is a number >= 1, and with --claude only 1 (the budget is spent in order)")
+        return 2
     seed = args.seed if args.seed is not None else int(os.environ.get("AGENTLIB_SEED", "0"))
     budget = args.budget if args.budget is not None else \
         float(os.environ.get("AGENTLIB_BUDGET_USD", "") or 5.0)
@@ -145,11 +155,25 @@ def main(argv: list[str] | None = None) -> int:
             if (ROOT / name).exists():
                 (work / name).symlink_to(ROOT / name, target_is_directory=True)
         spent = 0.0
-        for path in notebooks:
+        pool = concurrent.futures.ProcessPoolExecutor(
+            args.jobs, mp_context=multiprocessing.get_context("fork")) if args.jobs > 1 else None
+        running: dict[Path, object] = {}
+
+        def start(path: Path) -> None:  # with what the lessons finished so far left
             shutil.copy2(path, work / "lessons" / path.name)
             log = work / f"{path.stem}.usage.jsonl"
             env = lesson_env(args.claude, seed, max(budget - spent, 0.0), log)
-            nb, seconds = run_one(path, work, env, args.claude)
+            running[path] = (pool.submit(run_one, path, work, env, args.claude) if pool
+                             else (path, work, env), log)
+
+        queue = list(notebooks)
+        while queue and len(running) < args.jobs:
+            start(queue.pop(0))
+        for path in notebooks:
+            if path not in running:
+                break  # the budget stopped the pass before it started
+            job, log = running.pop(path)
+            nb, seconds = job.result() if pool else run_one(*job, args.claude)
             with open(out_dir / path.name, "w", encoding="utf-8", newline="\n") as f:
                 f.write(nbformat.writes(nb).rstrip("\n") + "\n")
             cost = metered(log)
@@ -165,9 +189,16 @@ def main(argv: list[str] | None = None) -> int:
             if errors:
                 failed.append(path.name)
             budget_hit = next((e for e in errors if e["ename"] == "BudgetExceeded"), None)
-            if budget_hit:
-                stopped = (path.name, budget_hit["evalue"])
+            if budget_hit or (pool and spent > budget):
+                stopped = (path.name, budget_hit["evalue"] if budget_hit else
+                           f"the pass spent ${spent:.4f} of its ${budget:.2f}")
                 break
+            if queue:
+                start(queue.pop(0))
+        if pool:
+            for job, _ in running.values():
+                job.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)
     total = sum(r[2]["usd"] for r in rows)
     calls = sum(r[2]["calls"] for r in rows)
     seconds = sum(r[3] for r in rows)

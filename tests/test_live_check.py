@@ -4,7 +4,7 @@ stand-in, in a temporary folder, with its metered cost and the budget for the pa
 The tests here run the command on small notebooks of their own, and check the budget on
 the lessons themselves. The full pass over every lesson for three seeds takes several
 minutes, so CI runs it as its own step after the tests (.ci/run: `course.py live-check
---seed 1`, 2 and 3); here it is opt-in: AGENTLIB_LIVE_CHECK=1 python3 course.py test
+--seed 1 --jobs 2`, 2 and 3); here it is opt-in: AGENTLIB_LIVE_CHECK=1 python3 course.py test
 tests/test_live_check.py
 """
 
@@ -83,6 +83,21 @@ def test_the_budget_stops_the_pass_cleanly_in_the_first_notebook_over_it(books, 
     assert "AGENTLIB_BUDGET_USD" in out.stdout and "c_after" not in out.stdout
 
 
+def rows(stdout: str) -> list[str]:
+    """The per-notebook lines of a pass, without their times."""
+    return [line.rsplit(" ", 2)[0] for line in stdout.splitlines() if ".ipynb " in line]
+
+
+def test_two_jobs_give_the_same_report_in_the_same_order(books, tmp_path):
+    one = live_check(books["ok"], books["bad"], books["after"], "--seed", "2",
+                     "--out", tmp_path / "one")
+    two = live_check(books["ok"], books["bad"], books["after"], "--seed", "2", "--jobs", "2",
+                     "--out", tmp_path / "two")
+    assert (one.returncode, two.returncode) == (1, 1), two.stdout + two.stderr
+    assert rows(two.stdout) == rows(one.stdout) and len(rows(one.stdout)) == 3
+    assert "cell 1: KeyError: 'text'" in two.stdout
+
+
 def in_process(*args) -> tuple[int, str]:
     """The command's refusals, which stop before any kernel: its main() called here, not
     in a Python of its own (same code, without a process start and its imports)."""
@@ -99,6 +114,12 @@ def test_claude_needs_a_key_and_says_so(books, monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     code, printed = in_process(books["after"], "--claude")
     assert code == 2 and "needs ANTHROPIC_API_KEY" in printed
+
+
+def test_jobs_are_for_the_stand_in_only(books, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-not-a-real-key")
+    code, printed = in_process(books["after"], "--claude", "--jobs", "2")
+    assert code == 2 and "--jobs" in printed
 
 
 def test_it_refuses_to_write_over_the_lessons(books):
