@@ -88,3 +88,13 @@ def test_every_relative_link_leads_to_a_file(path):
               if "://" not in link and not link.startswith("mailto:")
               and not (path.parent / link).exists()]
     assert broken == []
+
+
+def test_the_browser_tests_lesson_still_has_the_window_viewer():
+    """scripts/browser_test.py moves the viewer's slider in its lesson (both editions): the
+    lesson must keep a `viz.window_viewer(...)` code cell, or CI's browser test fails."""
+    script = (ROOT / "scripts" / "browser_test.py").read_text(encoding="utf-8")
+    for name in re.findall(r'^(?:LESSON|KOREAN) = "([^"]+)"', script, re.M):
+        nb = json.loads((ROOT / name).read_text(encoding="utf-8"))
+        assert any("viz.window_viewer(" in "".join(c["source"]) for c in nb["cells"]
+                   if c["cell_type"] == "code"), name
