@@ -139,17 +139,6 @@ def _drops_a_message(messages, tool_use_id, placeholder=PLACEHOLDER):
     return t4.empty_result(messages, tool_use_id, placeholder)[:-1]
 
 
-def _drop_old(messages, keep):
-    old = set(t4.ids(messages)[:max(0, len(t4.ids(messages)) - keep)])
-    out = []
-    for m in messages:
-        kept = [b for b in blocks(m) if b.get("tool_use_id") not in old
-                or b.get("type") != "tool_result"]
-        if kept:
-            out.append({**m, "content": kept})
-    return out
-
-
 def _newest(messages, keep):
     found, out = t4.ids(messages), list(messages)
     for tool_use_id in (found[len(found) - keep:] if keep else []):
@@ -248,7 +237,7 @@ WRONG = {  # exercise -> (name of the learner's function, its known wrong versio
         t4.delete_block, t4.delete_block_and_empty_messages, _blank, _every,
         _empty_in_place, _drops_a_message]),
     "ex4.clear_old_results": ("clear_old_results", [
-        _drop_old, _newest, _by_message, _clear_in_place, lambda m, k: "cleared"]),
+        t4.drop_old, _newest, _by_message, _clear_in_place, lambda m, k: "cleared"]),
     "ex4.freed_tokens": ("freed_tokens", [
         _estimated, _removed_only, _ignores_least, _strict_least, _none_for_zero,
         _freed_in_place]),

@@ -188,17 +188,21 @@ def test_mutating_the_input_fails_the_purity_check():
 # ---------------------------------------------------------------- ex4.clear_old_results
 
 
+def drop_old(messages, keep):
+    """Deletes the old results instead of emptying them (the 400; also used by
+    tests/test_korean_details.py)."""
+    found = ids(messages)
+    old = set(found[:max(0, len(found) - keep)])
+    out = []
+    for m in messages:
+        kept = [b for b in blocks(m) if b.get("tool_use_id") not in old
+                or b.get("type") != "tool_result"]
+        if kept:
+            out.append({**m, "content": kept})
+    return out
+
+
 def test_deleting_old_results_is_the_400():
-    def drop_old(messages, keep):
-        found = ids(messages)
-        old = set(found[:max(0, len(found) - keep)])
-        out = []
-        for m in messages:
-            kept = [b for b in blocks(m) if b.get("tool_use_id") not in old
-                    or b.get("type") != "tool_result"]
-            if kept:
-                out.append({**m, "content": kept})
-        return out
     result = statuses("ex4.clear_old_results", clear_old_results=drop_old)
     assert result[C_VALID] == "fail" and result[PURE] == "pass"
 

@@ -43,12 +43,16 @@ class Always:
         return options[min(self.k, len(options) - 1)]
 
 
+def run_written(way: int, **options):
+    """The scripted model on the ops workload, writing its script the `way`-th way."""
+    with opsagent.styled(Always(way)):
+        return run_agent(coursekit.connect(), workloads.ops(programmatic=True, **options),
+                         max_steps=30)
+
+
 @pytest.mark.parametrize("way", [0, 1, 2])
 def test_every_way_to_write_the_invoices_script_adds_up(way):
-    client = coursekit.connect()
-    w = workloads.ops(variant="invoices", programmatic=True, n_invoices=5)
-    with opsagent.styled(Always(way)):
-        run = run_agent(client, w, max_steps=30)
+    run = run_written(way, variant="invoices", n_invoices=5)
     assert run.score.success, run.answer
     (script,) = [json.loads(s)["code"] for s in searches_and_scripts(run)]
     first = run.transcript[0]["content"]
@@ -58,10 +62,7 @@ def test_every_way_to_write_the_invoices_script_adds_up(way):
 
 @pytest.mark.parametrize("way", [0, 1])
 def test_every_way_to_write_the_reports_script_reads_them_all(way):
-    client = coursekit.connect()
-    w = workloads.ops(variant="reports", programmatic=True, n_reports=4)
-    with opsagent.styled(Always(way)):
-        run = run_agent(client, w, max_steps=30)
+    run = run_written(way, variant="reports", n_reports=4)
     assert run.score.success, run.answer
 
 
