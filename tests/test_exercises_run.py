@@ -1,7 +1,9 @@
 """Every exercise notebook runs top to bottom untouched, and the grader scores the course.
 
 An untouched exercise must not raise: its `check(...)` cells print TODO instead. The
-grader must give the solutions full marks and the untouched exercises zero.
+grader must give the solutions full marks and the untouched exercises zero: the whole
+class run is heavy (`course.py test --all`); every day, the solutions' saved outputs
+(which nbval re-executes and compares, strict) must show every check of theirs passing.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from classroom import grade
+from classroom import grade, grading
 
 ROOT = Path(__file__).resolve().parent.parent
 EXERCISES = sorted((ROOT / "exercises").glob("*.ipynb"))
@@ -33,6 +35,27 @@ def test_untouched_exercise_runs_without_errors(path: Path, monkeypatch: pytest.
                       for o in c.outputs)
     assert "PASS " not in printed, "an untouched exercise already passes a check"
     assert "TODO " in printed, "no check(...) cell printed TODO for the untouched functions"
+
+
+@pytest.mark.parametrize("path", SOLUTIONS + sorted((ROOT / "solutions" / "ko").glob("*.ipynb"))
+                         or [NONE_YET], ids=lambda p: p.parent.name + "/" + p.name if p else "none")
+def test_every_check_of_a_solution_passes_in_its_saved_outputs(path: Path) -> None:
+    """The day-to-day half of the class run below: nbval re-runs each solution and compares
+    these outputs, so what they print is what the checks say now (in the learner's kernel;
+    the grader's sandbox and its boundary are the heavy run's)."""
+    with open(path, encoding="utf-8") as f:
+        nb = nbformat.read(f, as_version=4)
+    declared = nb.metadata["agentlib"]["exercises"]
+    grading._load_checks()
+    say = grading.translate if path.parent.name == "ko" else str  # the labels Result.line prints
+    label = {status: f"{say(status.upper()):<5} " for status in grading.STATUSES}
+    printed = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code"
+                      for o in c.outputs)
+    lines = [ln for ln in printed.splitlines() if ln.startswith(tuple(label.values()))]
+    assert lines and all(ln.startswith(label["pass"]) for ln in lines), lines
+    for exercise in declared:  # each declared exercise, each of its checks, passed
+        passed = sum(ln.startswith(f"{label['pass']}{exercise}:") for ln in lines)
+        assert passed == len(grading.CHECKS[exercise]), (exercise, passed)
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +79,7 @@ def number(path: Path) -> str:
     return path.name[:2]
 
 
+@pytest.mark.heavy  # the whole grader run of its fixture: with --all only
 @pytest.mark.parametrize("path", SOLUTIONS or [NONE_YET], ids=lambda p: p.name if p else "none")
 def test_solution_scores_full_marks(graded_course: dict, path: Path) -> None:
     g = graded_course["rows"][("solutions", number(path))]
@@ -64,6 +88,7 @@ def test_solution_scores_full_marks(graded_course: dict, path: Path) -> None:
     assert not failed and g.passed == len(g.columns), f"{failed} ({g.note})"
 
 
+@pytest.mark.heavy  # the whole grader run of its fixture: with --all only
 @pytest.mark.parametrize("path", EXERCISES or [NONE_YET], ids=lambda p: p.name if p else "none")
 def test_untouched_exercise_scores_zero_without_crashing(graded_course: dict, path: Path) -> None:
     g = graded_course["rows"][("untouched", number(path))]
@@ -71,6 +96,7 @@ def test_untouched_exercise_scores_zero_without_crashing(graded_course: dict, pa
         f"{g.results} ({g.note})"
 
 
+@pytest.mark.heavy  # the whole grader run of its fixture: with --all only
 def test_a_folder_per_student_gives_a_row_per_assignment_with_its_own_columns(
         graded_course: dict) -> None:
     rows = graded_course["rows"]

@@ -6,7 +6,9 @@ once (module fixture) on a folder of small notebooks built here: honest ones (ri
 untouched, wrong, half right, a loop, a crash, a syntax error, a deleted check cell, a
 hang inside the function) and cheating or hostile ones, each with a wrong or untouched
 answer: the trick must earn nothing, the others must be graded as if it were not there,
-and the run must end with a CSV. tests/test_grading_class.py grades the course itself.
+and the run must end with a CSV. That whole run is heavy (`course.py test --all`, as is
+lesson 2's run on work handed to the course's code); every day a small class of them goes
+through the same command. tests/test_exercises_run.py grades the course itself.
 """
 
 from __future__ import annotations
@@ -328,18 +330,11 @@ def statuses(row: dict) -> list[str]:
     return [v for k, v in row.items() if k.startswith("ex0.add: ")]
 
 
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """Run `python -m classroom.grade` once on every honest and every hostile notebook."""
-    base = tmp_path_factory.mktemp("grading")
+def grade_folder(base: Path, notebooks: dict[str, list[str]], tricks_of: dict) -> dict:
+    """Run `python -m classroom.grade` once on `notebooks` (name -> cells) in `base`."""
     folder, out_csv, marker = base / "submissions", base / "grades.csv", base / "marker.txt"
-    adversarial = tricks(folder, out_csv, marker)
-    if not namespaces_work():
-        adversarial = {k: v for k, v in adversarial.items() if k not in NEEDS_NAMESPACES}
-    for name, sources in {**HONEST, **adversarial}.items():
+    for name, sources in notebooks.items():
         write_notebook(folder / f"{name}.ipynb", sources, declare=name != "nocheck")
-    write_notebook(folder / "carol" / "lesson00.ipynb", [RIGHT, CHECK_CELL])  # own folder
-    (folder / "broken.ipynb").write_text("this is not JSON {", encoding="utf-8")
     good_before = (folder / "good.ipynb").read_bytes()
     (base / "tmp").mkdir()  # its run folders, apart from other graders' on this machine
     env = dict(os.environ, SECRET_TEACHER_VAR=SECRET, ANTHROPIC_API_KEY=f"sk-{SECRET}",
@@ -349,10 +344,48 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     elapsed = time.monotonic() - start
     time.sleep(1.5)  # a detached process would write now
     return {"proc": proc, "rows": read_rows(out_csv), "elapsed": elapsed, "base": base,
-            "tricks": sorted(adversarial), "good_before": good_before, "folder": folder,
+            "tricks": sorted(tricks_of), "good_before": good_before, "folder": folder,
             "marker": marker, "csv": out_csv}
 
 
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Run `python -m classroom.grade` once on every honest and every hostile notebook."""
+    base = tmp_path_factory.mktemp("grading")
+    folder = base / "submissions"
+    adversarial = tricks(folder, base / "grades.csv", base / "marker.txt")
+    if not namespaces_work():
+        adversarial = {k: v for k, v in adversarial.items() if k not in NEEDS_NAMESPACES}
+    write_notebook(folder / "carol" / "lesson00.ipynb", [RIGHT, CHECK_CELL])  # own folder
+    (folder / "broken.ipynb").parent.mkdir(parents=True, exist_ok=True)
+    (folder / "broken.ipynb").write_text("this is not JSON {", encoding="utf-8")
+    return grade_folder(base, {**HONEST, **adversarial}, adversarial)
+
+
+SMALL_CLASS = ("good", "todo", "wrong", "half", "hangs")
+SMALL_TRICKS = ("fake_check", "print_patch")  # tricks that need no namespaces to be contained
+
+
+def test_a_small_class_round_trip(tmp_path: Path) -> None:
+    """Every day, the grading command end to end on a few notebooks (the whole class of
+    honest and hostile ones above is heavy): statuses, points, the CSV and the reports."""
+    base = tmp_path / "grading"
+    adversarial = {k: v for k, v in tricks(base / "submissions", base / "grades.csv",
+                                           base / "marker.txt").items() if k in SMALL_TRICKS}
+    graded_small = grade_folder(base, {**{k: HONEST[k] for k in SMALL_CLASS}, **adversarial},
+                                adversarial)
+    assert graded_small["proc"].returncode == 0, graded_small["proc"].stderr[-3000:]
+    rows = graded_small["rows"]
+    assert set(rows) == {*SMALL_CLASS, *SMALL_TRICKS}
+    assert {s: statuses(rows[s]) for s in SMALL_CLASS} == {s: EXPECTED[s] for s in SMALL_CLASS}
+    assert {s: rows[s]["passed"] for s in SMALL_TRICKS} == dict.fromkeys(SMALL_TRICKS, "0")
+    assert rows["half"]["ex0.add points"] == rows["half"]["points"] == "1"
+    reports = graded_small["csv"].with_name("grades-reports")
+    assert "Hint: return a + b" in (reports / "half" / "00.md").read_text(encoding="utf-8")
+    assert "| good | 3/3 | 3/3 |" in (reports / "summary.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.heavy  # the whole grader run of its fixture: with --all only
 def test_grading_completes_with_exit_code_zero_and_a_csv(graded: dict) -> None:
     assert graded["proc"].returncode == 0, graded["proc"].stderr[-3000:]
     assert "good" in graded["proc"].stdout and "3/3" in graded["proc"].stdout
@@ -363,6 +396,7 @@ def test_grading_completes_with_exit_code_zero_and_a_csv(graded: dict) -> None:
     assert rows["half"]["ex0.add points"] == rows["half"]["points"] == "1"
 
 
+@pytest.mark.heavy  # the whole grader run of its fixture: with --all only
 @pytest.mark.parametrize("student", sorted(EXPECTED))
 def test_each_honest_submission_gets_a_clear_status(graded: dict, student: str) -> None:
     row = graded["rows"][student]
@@ -370,12 +404,14 @@ def test_each_honest_submission_gets_a_clear_status(graded: dict, student: str) 
     assert int(row["passed"]) == EXPECTED[student].count("pass")
 
 
+@pytest.mark.heavy  # the whole grader run of its fixture: with --all only
 def test_every_trick_earns_nothing(graded: dict) -> None:
     earned = {s: graded["rows"][s]["passed"] for s in graded["tricks"]}
     assert earned == dict.fromkeys(graded["tricks"], "0"), {
         s: (graded["rows"][s]["passed"], graded["rows"][s]["note"]) for s in graded["tricks"]}
 
 
+@pytest.mark.heavy  # the whole grader run of its fixture: with --all only
 def test_no_trick_reached_outside_its_sandbox(graded: dict) -> None:
     if "write_outside" not in graded["tricks"]:
         pytest.skip("user namespaces are not available here")
@@ -386,6 +422,7 @@ def test_no_trick_reached_outside_its_sandbox(graded: dict) -> None:
     assert not list((graded["base"] / "tmp").glob("agentlib-grade-*/work/*"))
 
 
+@pytest.mark.heavy  # the whole grader run of its fixture: with --all only
 def test_notes_say_what_went_wrong(graded: dict) -> None:
     rows = graded["rows"]
     assert "timed out after 4 s in cell 3" in rows["loop"]["note"]
@@ -396,6 +433,7 @@ def test_notes_say_what_went_wrong(graded: dict) -> None:
     assert "MemoryError in cell 3" in rows["memory"]["note"]
 
 
+@pytest.mark.heavy  # the whole grader run of its fixture: with --all only
 def test_reports_go_back_with_details_hints_and_one_reason_once(graded: dict) -> None:
     reports = graded["csv"].with_name("grades-reports")
     md = (reports / "syntax" / "00.md").read_text(encoding="utf-8")
@@ -411,6 +449,7 @@ def test_reports_go_back_with_details_hints_and_one_reason_once(graded: dict) ->
     assert "| good | 3/3 | 3/3 |" in summary
 
 
+@pytest.mark.heavy  # the whole grader run of its fixture: with --all only
 def test_grading_is_bounded_in_time(graded: dict) -> None:
     assert graded["elapsed"] < 240, graded["elapsed"]
 
@@ -768,6 +807,7 @@ def graded_ex2(tmp_path_factory: pytest.TempPathFactory) -> dict:
             "results": results, "reports": reports}
 
 
+@pytest.mark.heavy  # the whole grader run of its fixture: with --all only
 def test_the_graders_kernel_cannot_import_the_checks(graded_ex2: dict) -> None:
     assert graded_ex2["proc"].returncode == 0, graded_ex2["proc"].stderr[-3000:]
     row = graded_ex2["rows"]["answer_key"]
@@ -778,10 +818,12 @@ def test_the_graders_kernel_cannot_import_the_checks(graded_ex2: dict) -> None:
                            "ex2.safe_truncate": ["pass"] * 4, "ex2.pin_task": ["pass"] * 4}
 
 
+@pytest.mark.heavy  # the whole grader run of its fixture: with --all only
 def test_an_honest_notebook_gets_full_marks(graded_ex2: dict) -> None:
     assert graded_ex2["rows"]["honest"]["passed"] == "11", graded_ex2["rows"]["honest"]["note"]
 
 
+@pytest.mark.heavy  # the whole grader run of its fixture: with --all only
 def test_delegating_to_the_course_earns_nothing_and_the_report_says_so(graded_ex2: dict) -> None:
     rows, results = graded_ex2["rows"], graded_ex2["results"]
     assert rows["delegates"]["passed"] == rows["evades"]["passed"] == "0"
@@ -798,6 +840,7 @@ def test_delegating_to_the_course_earns_nothing_and_the_report_says_so(graded_ex
     assert "uses the course's own `validate`; write it yourself" in md
 
 
+@pytest.mark.heavy  # the whole grader run of its fixture: with --all only
 def test_copies_reloads_threads_and_processes_are_the_courses_too(graded_ex2: dict) -> None:
     results = graded_ex2["results"]
     copies = {ex: [r["status"] for r in rs] for ex, rs in results["copies"].items()}
@@ -842,6 +885,7 @@ def test_returning_the_courses_prompt_is_not_writing_one(capsys: pytest.CaptureF
         capsys.readouterr().out)
 
 
+@pytest.mark.heavy  # the whole grader run of its fixture: with --all only
 def test_blinding_the_watch_does_not_help_the_grader_reads_the_source(graded_ex2: dict) -> None:
     blinds = {ex: rs[0]["detail"] for ex, rs in graded_ex2["results"]["blinds"].items()}
     assert blinds["ex2.safe_truncate"].startswith("uses the course's own `truncate`")
