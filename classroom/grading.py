@@ -142,17 +142,35 @@ def _translate(text: str, phrases: dict[str, str]) -> str:
     """`text` from `phrases`, as it is or by a template ("uses {names}" matches "uses `x`")."""
     if text in phrases:
         return phrases[text]
-    for english, korean in phrases.items():
-        if "{" not in english:
+    for prefix, regex, english in _templates(phrases):
+        if not text.startswith(prefix):
             continue
-        parts = re.split(r"\{(\w+)\}", english)
-        regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)"
-                        for i, p in enumerate(parts))
-        m = re.fullmatch(regex, text, re.S)
+        m = regex.fullmatch(text)
         if m:
-            return korean.format(**{k: v.replace(" and ", ", ") if k == "names" else translate(v)
+            return phrases[english].format(**{k: v.replace(" and ", ", ") if k == "names" else translate(v)
                                     for k, v in m.groupdict().items()})
     return text
+
+
+_TEMPLATES: dict[int, tuple[tuple, list]] = {}
+
+
+def _templates(phrases: dict[str, str]) -> list[tuple[str, re.Pattern, str]]:
+    """The templates of `phrases` (keys with `{name}`), compiled once: (literal prefix,
+    regex, the key). Compiled again when its keys change (a teacher's own checks)."""
+    keys = tuple(phrases)
+    seen = _TEMPLATES.get(id(phrases))
+    if seen is None or seen[0] != keys:
+        compiled = []
+        for english in keys:
+            if "{" not in english:
+                continue
+            parts = re.split(r"\{(\w+)\}", english)
+            regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)"
+                            for i, p in enumerate(parts))
+            compiled.append((parts[0], re.compile(regex, re.S), english))
+        seen = _TEMPLATES[id(phrases)] = (keys, compiled)
+    return seen[1]
 
 
 CHECKS: dict[str, list[Check]] = {}

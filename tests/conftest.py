@@ -89,21 +89,23 @@ def pytest_configure(config):
 
 
 # The groups that take longest on one worker (bench/test_time.py, 2 cores), longest first;
-# then every notebook (a kernel each, 5-40 s), then the other test files (seconds each).
+# then every notebook (a kernel each, 2-40 s), then the other test files (seconds each).
+# The heavy groups (the whole class graded) lead `course.py test --all` and `-m heavy`.
 LONGEST_FIRST = [
     "tests/test_exercises_run.py::graded_course",
     "tests/test_grading.py::graded_ex2",
     "tests/test_grading.py::graded",
-    "tests/test_exercises_run.py",
-    "tests/test_live_check.py::books",
-    "tests/test_unscripted.py::runs",
-    "tests/test_live_loop.py",
-    "tests/test_cache_aware.py",
-    "lessons/ko/05b_compaction_triggers_server_and_cost.ipynb",
-    "lessons/05b_compaction_triggers_server_and_cost.ipynb",
-    "lessons/ko/07_choosing_and_combining.ipynb",
+    "tests/test_grading.py",
     "lessons/07_choosing_and_combining.ipynb",
-    "lessons/ko/06_scratchpad_memory.ipynb",
+    "lessons/ko/07_choosing_and_combining.ipynb",
+    "tests/test_live_check.py::books",
+    "tests/test_exercises_run.py",
+    "lessons/05b_compaction_triggers_server_and_cost.ipynb",
+    "lessons/ko/05b_compaction_triggers_server_and_cost.ipynb",
+    "tests/test_korean_details_late.py",
+    "tests/test_korean_details.py",
+    "tests/test_unscripted_ops.py",
+    "tests/test_lesson07_checks.py",
 ]
 
 

@@ -75,8 +75,10 @@ def test_breakpoints_mark_the_old_stable_end_again_after_a_clear(pieces, keep):
     (so the cache finds the prefix it wrote), and the marks never exceed 3."""
     marks, clearing, history, before = Breakpoints(newest=False), Clearing(keep), [], None
     for piece in pieces:
-        history = history + piece if history and history[-1]["role"] != piece[0]["role"] \
-            else piece
+        grows = bool(history) and history[-1]["role"] != piece[0]["role"]
+        if not grows:  # a new run in its place, not the same run grown: nothing to find again
+            before = None
+        history = history + piece if grows else piece
         history = clearing(history)
         out = marks(history)
         validate(out)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import warm_kernels
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "live_check.py"
@@ -42,10 +43,17 @@ def notebook(path: Path, *cells: str) -> Path:
     return path
 
 
+# The command as `python3 scripts/live_check.py ARGS` runs it, its kernels started warm as
+# every kernel of the tests is (tests/warm_kernels.py), by this worker's zygote.
+WARM = ("import runpy, sys; sys.path.insert(0, sys.argv.pop(1)); import warm_kernels; "
+        "warm_kernels.install(); sys.argv.pop(0); runpy.run_path(sys.argv[0], run_name='__main__')")
+
+
 def live_check(*args, env=None):
-    env = {**os.environ, **(env or {})}
+    env = {**os.environ, **warm_kernels.shared_env(), **(env or {})}
     env.pop("AGENTLIB_BUDGET_USD", None)
-    return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-c", WARM, str(ROOT / "tests"), str(SCRIPT),
+                           *map(str, args)], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
 
 
@@ -88,6 +96,7 @@ def rows(stdout: str) -> list[str]:
     return [line.rsplit(" ", 2)[0] for line in stdout.splitlines() if ".ipynb " in line]
 
 
+@pytest.mark.heavy  # the same passes twice, one and two at a time (CI's live-check: --jobs 2)
 def test_two_jobs_give_the_same_report_in_the_same_order(books, tmp_path):
     one = live_check(books["ok"], books["bad"], books["after"], "--seed", "2",
                      "--out", tmp_path / "one")

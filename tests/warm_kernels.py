@@ -162,20 +162,23 @@ class ForkedKernel:
 
 
 class Zygote:
-    """This worker's zygote: started at the first kernel, stopped with the worker."""
+    """A zygote: this worker's own (started at its first kernel, stopped with it), or one
+    that a parent process shares through COURSE_WARM_ZYGOTE (a command the tests run)."""
 
-    def __init__(self) -> None:
-        self.folder = tempfile.mkdtemp(prefix="course-zygote-")
-        self.path = os.path.join(self.folder, "socket")
-        env = dict(os.environ)
+    def __init__(self, shared: str | None = None) -> None:
+        self.owner, self.proc = os.getpid(), None
+        self.lock = threading.Lock()
+        if shared:
+            self.path = shared
+            return
+        self.path = os.path.join(tempfile.mkdtemp(prefix="course-zygote-"), "socket")
         self.proc = subprocess.Popen(
-            [sys.executable, __file__, self.path], env=env, stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, text=True, encoding="utf-8", start_new_session=True,
-            preexec_fn=_die_with_parent)
+            [sys.executable, __file__, self.path], env=dict(os.environ),
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True, encoding="utf-8",
+            start_new_session=True, preexec_fn=_die_with_parent)
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         if line.strip() != "ready":
             raise RuntimeError(f"the warm-kernel zygote did not start: {line!r}")
-        self.lock = threading.Lock()
 
     def fork(self, argv: list[str], env: dict, cwd: str, out: int, err: int) -> ForkedKernel:
         request = json.dumps({"argv": argv, "env": env, "cwd": cwd}).encode("utf-8")
@@ -187,11 +190,13 @@ class Zygote:
         return ForkedKernel(pid)
 
     def close(self) -> None:
+        if self.proc is None or os.getpid() != self.owner:  # not ours (a forked copy) to stop
+            return
         self.proc.kill()
         self.proc.wait()
         try:
             os.unlink(self.path)
-            os.rmdir(self.folder)
+            os.rmdir(os.path.dirname(self.path))
         except OSError:
             pass
 
@@ -207,6 +212,25 @@ def _die_with_parent() -> None:
 
 
 _ZYGOTE: Zygote | None = None
+SHARED = "COURSE_WARM_ZYGOTE"  # the socket of a parent's zygote, for the commands it runs
+
+
+def zygote() -> Zygote:
+    """This process's zygote: a parent's if it shares one, else started now (once)."""
+    global _ZYGOTE
+    if _ZYGOTE is None:
+        shared = os.environ.get(SHARED)
+        _ZYGOTE = Zygote(shared if shared and os.path.exists(shared) else None)
+        if _ZYGOTE.proc is not None:
+            import atexit
+
+            atexit.register(_ZYGOTE.close)
+    return _ZYGOTE
+
+
+def shared_env() -> dict[str, str]:
+    """What a command the tests run needs in its environment to use this zygote."""
+    return {SHARED: zygote().path}
 
 
 def _fd(stream, inherited: int) -> int | None:  # noqa: ANN001
@@ -241,19 +265,13 @@ def install() -> None:
 
     def launch_kernel(cmd, stdin=None, stdout=None, stderr=None, env=None,  # noqa: ANN001, ANN202
                       independent=False, cwd=None, **kw):
-        global _ZYGOTE
         if (not _warm(cmd, env) or stdin is not None or independent or kw
                 or _fd(stdout, 1) is None or _fd(stderr, 2) is None):
             return plain(cmd, stdin=stdin, stdout=stdout, stderr=stderr, env=env,
                          independent=independent, cwd=cwd, **kw)
-        if _ZYGOTE is None:
-            import atexit
-
-            _ZYGOTE = Zygote()
-            atexit.register(_ZYGOTE.close)
         env = dict(os.environ if env is None else env)
         env["JPY_PARENT_PID"] = str(os.getpid())  # as launch_kernel sets it
-        return _ZYGOTE.fork(list(cmd), env, str(cwd or os.getcwd()), _fd(stdout, 1), _fd(stderr, 2))
+        return zygote().fork(list(cmd), env, str(cwd or os.getcwd()), _fd(stdout, 1), _fd(stderr, 2))
 
     local_provisioner.launch_kernel = launch_kernel
 
