@@ -228,14 +228,16 @@ def _bm25(query: str, tools: list[dict], k1: float = 1.2, b: float = 0.75):
     docs = [WORD_RE.findall(_text(t).lower().replace("_", " ")) for t in tools]
     avg = sum(map(len, docs)) / max(1, len(docs))
     terms = set(WORD_RE.findall(query.lower().replace("_", " ")))
+    words = [set(d) for d in docs]
+    df = {term: sum(term in w for w in words) for term in terms}  # once per term, not per tool
     out = []
     for i, (t, doc) in enumerate(zip(tools, docs, strict=True)):
         score = 0.0
         for term in terms:
-            df = sum(term in d for d in docs)
+            df_term = df[term]
             tf = doc.count(term)
             if tf:
-                idf = math.log(1 + (len(docs) - df + 0.5) / (df + 0.5))
+                idf = math.log(1 + (len(docs) - df_term + 0.5) / (df_term + 0.5))
                 score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len(doc) / avg))
         out.append((round(score, 6), i, t))
     return out
