@@ -116,11 +116,22 @@ def running_order(name: str) -> tuple[int, int]:
     return (1 if name.split("::")[0].endswith(".ipynb") else 2), 0
 
 
+# The Korean edition's notebooks run the English code cells (tests/test_translations.py holds
+# them equal); re-executing them, about a quarter of the everyday run, waits for the heavy
+# mode (`course.py test --all`, CI). Every day: the English notebooks, and the Korean words
+# themselves (tests/test_korean_*.py, test_i18n.py: printed lines, plots, check feedback).
+KOREAN_EDITION = ("lessons/ko/", "solutions/ko/")
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by the marks
 def pytest_collection_modifyitems(config, items):
-    """The longest groups first (a stable sort: each file's items keep their order, a
+    """The Korean notebooks marked heavy (above); the longest groups first (a stable sort: each file's items keep their order, a
     notebook's cells too), the same order on every worker, as xdist requires; with
     `--no-loadscope-reorder` its scheduler hands the groups out in this order. On a worker,
     the groups go to the file the scheduler reads."""
+    for item in items:
+        if item.nodeid.startswith(KOREAN_EDITION):
+            item.add_marker(pytest.mark.heavy)
     names = {item.nodeid: group(item) for item in items}
     items.sort(key=lambda item: running_order(names[item.nodeid]))
     folder = getattr(config, "workerinput", {}).get("course_groups")

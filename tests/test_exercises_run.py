@@ -41,8 +41,8 @@ def test_untouched_exercise_runs_without_errors(path: Path, monkeypatch: pytest.
                          or [NONE_YET], ids=lambda p: p.parent.name + "/" + p.name if p else "none")
 def test_every_check_of_a_solution_passes_in_its_saved_outputs(path: Path) -> None:
     """The day-to-day half of the class run below: nbval re-runs each solution and compares
-    these outputs, so what they print is what the checks say now (in the learner's kernel;
-    the grader's sandbox and its boundary are the heavy run's)."""
+    these outputs (the Korean ones with `--all`), so what they print is what the checks say
+    now (in the learner's kernel; the grader's sandbox and its boundary are the heavy run's)."""
     with open(path, encoding="utf-8") as f:
         nb = nbformat.read(f, as_version=4)
     declared = nb.metadata["agentlib"]["exercises"]
