@@ -147,8 +147,9 @@ def _translate(text: str, phrases: dict[str, str]) -> str:
             continue
         m = regex.fullmatch(text)
         if m:
-            return phrases[english].format(**{k: v.replace(" and ", ", ") if k == "names" else translate(v)
-                                    for k, v in m.groupdict().items()})
+            return phrases[english].format(**{
+                k: v.replace(" and ", ", ") if k == "names" else translate(v)
+                for k, v in m.groupdict().items()})
     return text
 
 

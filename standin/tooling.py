@@ -234,10 +234,9 @@ def _bm25(query: str, tools: list[dict], k1: float = 1.2, b: float = 0.75):
     for i, (t, doc) in enumerate(zip(tools, docs, strict=True)):
         score = 0.0
         for term in terms:
-            df_term = df[term]
             tf = doc.count(term)
             if tf:
-                idf = math.log(1 + (len(docs) - df_term + 0.5) / (df_term + 0.5))
+                idf = math.log(1 + (len(docs) - df[term] + 0.5) / (df[term] + 0.5))
                 score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len(doc) / avg))
         out.append((round(score, 6), i, t))
     return out

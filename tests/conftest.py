@@ -125,8 +125,8 @@ KOREAN_EDITION = ("lessons/ko/", "solutions/ko/")
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by the marks
 def pytest_collection_modifyitems(config, items):
-    """The Korean notebooks marked heavy (above); the longest groups first (a stable sort: each file's items keep their order, a
-    notebook's cells too), the same order on every worker, as xdist requires; with
+    """The Korean notebooks marked heavy (above); the longest groups first (a stable sort:
+    each file's items keep their order, a notebook's cells too), the same order on every worker, as xdist requires; with
     `--no-loadscope-reorder` its scheduler hands the groups out in this order. On a worker,
     the groups go to the file the scheduler reads."""
     for item in items:

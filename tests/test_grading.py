@@ -357,7 +357,6 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     if not namespaces_work():
         adversarial = {k: v for k, v in adversarial.items() if k not in NEEDS_NAMESPACES}
     write_notebook(folder / "carol" / "lesson00.ipynb", [RIGHT, CHECK_CELL])  # own folder
-    (folder / "broken.ipynb").parent.mkdir(parents=True, exist_ok=True)
     (folder / "broken.ipynb").write_text("this is not JSON {", encoding="utf-8")
     return grade_folder(base, {**HONEST, **adversarial}, adversarial)
 

