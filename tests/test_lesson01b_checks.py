@@ -177,3 +177,22 @@ def test_first_divergence_known_mistakes_fail(mistake, failing):
 def test_a_wrong_type_is_reported_not_raised():
     got = statuses("ex1b.first_divergence", first_divergence=lambda a, b: 0)
     assert set(got.values()) == {"fail"}, got
+
+# ---------------------------------------------------------------- the class grader's assignment
+
+
+def test_the_grader_knows_assignment_01b(tmp_path):
+    from classroom.grader import assignments
+
+    course = assignments.course_assignments()
+    assert course["01b"] == ["ex1b.place_breakpoints", "ex1b.bill_from_usage",
+                             "ex1b.first_divergence"]
+    assert all(not ex.startswith("ex1b.") for ex in course["01"])
+    for name in ("1b", "01b", "01B", "01b_the_prompt_cache", "lesson01b", "ex1b"):
+        assert assignments.normalize(name) == "01b", name
+    assert assignments.normalize("02b_notes") == "02"  # a letter that names no part
+    assert assignments.normalize("01_append_only_growth") == "01"
+    sub = assignments.Submission("alice", tmp_path / "whatever.ipynb",
+                                 declared=["ex1b.bill_from_usage", "ex1b.first_divergence"])
+    assert assignments.infer(sub) == "01b"
+    assert [c[0] for c in assignments.columns("01b")].count("ex1b.bill_from_usage") == 4
