@@ -433,7 +433,19 @@ def serve(python: Path, args: list[str]) -> int:
     """The offline stand-in as an HTTP server on 127.0.0.1 (standin/http.py): it prints the
     ANTHROPIC_BASE_URL to give any client; Ctrl-C stops it. [--port 8765] [--seed N]
     [--context-window N] [--quiet]"""
-    return run([str(python), "-m", "standin.http", *args], cwd=ROOT)
+    return become([str(python), "-m", "standin.http", *args])
+
+
+def become(cmd: list[str]) -> int:
+    """Run `cmd` in this very process (POSIX exec), so that every signal sent to this
+    command (Ctrl-C, `kill`, `timeout`, a closed terminal) reaches it, and nothing is left
+    behind holding its port; elsewhere (Windows) as a child, as `run` does."""
+    if os.name != "posix":
+        return run(cmd)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.chdir(ROOT)
+    os.execv(cmd[0], cmd)
 
 
 COMMANDS = {
