@@ -1,7 +1,7 @@
 """The SDK's own example scripts, run unchanged but for marked lines, against the stand-in.
 
-The copies live in tests/sdk_examples/ (from anthropics/anthropic-sdk-python at commit
-009b0353); every changed line ends with `# course: ...`. Both examples thread by default
+The copies live in tests/sdk_examples/ (from the source distribution of the anthropic SDK
+2.14.0, the version constraints.txt pins); every changed line ends with `# course: ...`. Both examples thread by default
 (`tool_runner` sends `thread`); the stand-in answers `thread_unsupported_request` and the
 SDK falls back to sending the whole conversation, so each run makes one extra request.
 """
@@ -34,17 +34,17 @@ def test_tools_runner_example_finds_the_root_cause():
     became `print`, because `rich` is not installed in the course's environment; the user's
     question ("What is the weather in SF?", not a course task) became the needle task, and
     the workspace's `read_file` joined `get_weather` in `tools`, since the course model only
-    performs the course's tasks. The model name (claude-sonnet-5, which thinks by default)
+    performs the course's tasks. The model name (claude-sonnet-5-5, which thinks by default)
     and everything else are the example's."""
     printed: list = []
     module = runpy.run_path(str(EXAMPLES / "tools_runner.py"),
                             init_globals={"print": _printed(printed)})
     work, client = module["work"], module["client"]
     final = printed[-1]
-    assert final.stop_reason == "end_turn" and final.model == "claude-sonnet-5"
+    assert final.stop_reason == "end_turn" and final.model == "claude-sonnet-5-5"
     answer = "\n".join(b.text for b in final.content if b.type == "text")
     assert work.score(answer).success, answer
-    assert any(b.type == "thinking" for m in printed for b in m.content)  # Sonnet 5 thinks
+    assert any(b.type == "thinking" for m in printed for b in m.content)  # Sonnet 5.5 thinks
     # turn 1 threaded and refused, turn 1 again in full, then one request per tool round
     assert client.course_model.calls == len(printed) + 1
 
