@@ -22,6 +22,8 @@ from pathlib import Path
 
 import anthropic
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import standin
 from standin.http import StandinServer, build_model
@@ -582,3 +584,32 @@ def test_course_py_serve_stops_on_every_signal_and_frees_its_port(how):
     assert left == [], f"still running: {left}"
     with socket.socket() as s:
         s.bind(("127.0.0.1", port))  # the port is free again
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) |
+    st.text(st.characters(codec=None, exclude_categories=()), max_size=8),  # surrogates too
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                max_size=3),
+    max_leaves=12)
+FIELDS = sorted({*CREATE, "system", "tool_choice", "thinking", "stream", "stop_sequences",
+                 "metadata", "container", "output_config", "context_management", "cache_control",
+                 "service_tier", "speed", "max_tokens", "anything"})
+
+
+@given(st.sampled_from(FIELDS), JSON, st.sampled_from(["top", "message", "block"]))
+def test_no_body_gets_a_5xx(field, value, where):
+    """Any JSON in any field (lone surrogates, deep lists, wrong types): an answer in the
+    API's shape below 500, never a traceback or a retry."""
+    model = build_model()
+    request = json.loads(json.dumps(CREATE))
+    if where == "top":
+        request[field] = value
+    elif where == "message":
+        request["messages"][0][field] = value
+    else:
+        request["messages"][0]["content"] = [{"type": "text", "text": "hi", field: value}]
+    body = json.dumps(request).encode()  # ensure_ascii: a lone surrogate as its \\u escape
+    status, headers, out = model.handle("POST", "/v1/messages", RAW_HEADERS, body)
+    assert status < 500, out[:300]
+    assert status == 200 or headers["x-should-retry"] == "false"
