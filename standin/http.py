@@ -47,10 +47,10 @@ DEFAULT_PORT = 8765
 Reply = tuple[int, dict[str, str], bytes]
 
 
-def error_reply(model: CourseModel, status: int, message: str, body: bytes = b"") -> Reply:
+def error_reply(model: CourseModel, status: int, message: str) -> Reply:
     """An error in the API's shape, headers included (`CourseModel.error`); a 4xx the
     model's table lacks (414, 431) is an `invalid_request_error`, as the docs allow."""
-    status, headers, out = model.error(APIError(status, message), model.request_id(body))
+    status, headers, out = model.error(APIError(status, message), model.request_id())
     if status < 500 and status not in ERROR_TYPES:
         data = json.loads(out)
         data["error"]["type"] = "invalid_request_error"

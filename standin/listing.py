@@ -5,7 +5,7 @@ Each model as SDK 2.14's `types/model_info.py` shapes it (`type: "model"`, `id`,
 `deprecated_at`, `retires_at`, `capabilities`), a page as `pagination.py::SyncPage` reads
 it (`data`, `has_more`, `first_id`, `last_id`; cursors `after_id`, `before_id`; `limit`
 1 to 1000, default 20). The list holds the active and deprecated models unless `lifecycle`
-asks for others. Sources: docs/api-facts.md, section 19.
+asks for others. Sources: docs/api-facts.md, 19.10.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ def read_json(body: bytes) -> dict:
     """The request body as the API reads it. Its parser's own words come back in the 400
     ("The request body is not valid JSON: no low surrogate in string: line 1 column 12
     (char 11)": orjson's, as the API's captured errors show), for any lone surrogate, any
-    byte that is not UTF-8 and any nesting over 1,024 levels (docs/api-facts.md 19.3)."""
+    byte that is not UTF-8 and any nesting over 1,024 levels (docs/api-facts.md 19.11)."""
     try:
         request = orjson.loads(body)
     except orjson.JSONDecodeError as e:
@@ -102,16 +102,18 @@ class CourseModel:
         self.respond = self.unscripted.respond if self.unscripted else agent.respond
 
     # ------------------------------------------------------------------ HTTP entry point
-    def request_id(self, body: bytes = b"") -> str:
-        """A new id for each request, as the API gives: from the body and the request's
-        number (a repeated request gets another id; a kernel replays the same ids)."""
+    def request_id(self, body_digest: str = "") -> str:
+        """A new id for each request, as the API gives: from the body's digest and the
+        request's number (a repeated request gets another id; a kernel replays the same)."""
         n = next(self._requests)
-        return "req_offline_" + hashlib.sha256(b"%s%d:%s" % (self.salt, n, body)).hexdigest()[:24]
+        seed = b"%s%d:%s" % (self.salt, n, body_digest.encode("ascii"))
+        return "req_offline_" + hashlib.sha256(seed).hexdigest()[:24]
 
     def handle(self, method: str, path: str, headers: dict[str, str], body: bytes
                ) -> tuple[int, dict[str, str], bytes]:
         """Answer one HTTP request: (status, headers, body). `path` may carry its query."""
-        request_id = self.request_id(body)
+        body_digest = hashlib.sha256(body).hexdigest()  # the ids derive from it
+        request_id = self.request_id(body_digest)
         path, _, query = path.partition("?")
         path = unquote(path)  # as the SDK quotes a model id into `/v1/models/{model_id}`
         self.calls += 1
@@ -137,7 +139,7 @@ class CourseModel:
             checks.check_headers(headers)
             if path.endswith("count_tokens"):
                 return 200, out, _dump(self.count_tokens(request, betas))
-            result = self.create(request, betas, hashlib.sha256(body).hexdigest())
+            result = self.create(request, betas, body_digest)
             if request.get("stream"):
                 return 200, {**out, "content-type": "text/event-stream"}, stream.events(result)
             return 200, out, _dump(result)
