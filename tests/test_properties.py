@@ -11,7 +11,7 @@ import json
 
 import pytest
 from histories import agent_histories
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agentlib
@@ -203,6 +203,7 @@ def newest_turn_kept(before, after):
 
 
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
+@settings(max_examples=min(settings.default.max_examples, 200))  # 14 strategies: CI's budget
 @given(history=agent_histories(), keep=st.integers(0, 5))
 def test_no_strategy_drops_the_newest_turn(name, history, keep):
     """Whatever its `keep`, a strategy returns a history that ends on the newest turn it was

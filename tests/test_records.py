@@ -70,9 +70,12 @@ def test_drop_records_property(history, keep):
     before, after = pairs(history), pairs(out)
     gone, newest = old_pairs(history, keep)  # the newest turn's results stay, emptied at most
     assert len(after) == len(before) - len(gone) == min(keep, len(before)) + len(newest)
-    kept = [blocks(history[a])[b] for (a, b), _ in before[len(before) - keep:]] if keep else []
-    for (i, j), _ in after:  # the newest `keep` results verbatim, the newest turn's emptied
-        assert blocks(out[i])[j] in kept or is_cleared(blocks(out[i])[j])
+    given = {blocks(history[a])[b]["tool_use_id"]: blocks(history[a])[b] for (a, b), _ in before}
+    newest = {blocks(history[a])[b]["tool_use_id"] for (a, b), _ in before[len(before) - keep:]
+              } if keep else set()
+    for (i, j), _ in after:  # the newest `keep` results verbatim, the newest turn's at most
+        b = blocks(out[i])[j]  # emptied (a result shorter than the placeholder stays as it is)
+        assert b == given[b["tool_use_id"]] or (b["tool_use_id"] not in newest and is_cleared(b))
 
 
 @given(agent_histories(), st.integers(1, 3))

@@ -553,7 +553,7 @@ def test_course_py_serve_stops_on_every_signal_and_frees_its_port(how):
     port = free_port()
     cmd = [sys.executable, str(REPO / "course.py"), "serve", "--port", str(port), "--quiet"]
     if how == "timeout":
-        cmd = ["timeout", "8", *cmd]
+        cmd = ["timeout", "5", *cmd]
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, start_new_session=True)
     try:
@@ -576,7 +576,7 @@ def test_course_py_serve_stops_on_every_signal_and_frees_its_port(how):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     rest = proc.stdout.read()
-    assert took < 5 + (8 if how == "timeout" else 0), took
+    assert took < 5 + (5 if how == "timeout" else 0), took
     assert code == (124 if how == "timeout" else 0), rest
     assert rest.strip().endswith("The offline stand-in stopped."), rest
     left = subprocess.run(["pgrep", "-f", f"standin.http --port {port}"],
