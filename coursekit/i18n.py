@@ -9,6 +9,9 @@ cell prints English labels in an English notebook and Korean ones in a Korean no
 `PHRASES` below (a phrase it lacks stays English; tests/test_i18n.py finds those), and
 `PRINTED` for the sentences the lessons' own code cells print (`print(say("...", n=...))`:
 the same code cell prints English in an English notebook and Korean in a Korean one).
+A Korean template picks each particle by the value before it ("{n:을}": 3을, 2를; see
+coursekit/particles.py), and a text value the catalog knows ("answered", a run's label) is
+said in Korean too. `coursekit.table` lays out printed tables with the same words.
 `use_korean_font()` lets matplotlib draw Hangul with a real Korean font.
 """
 
@@ -19,8 +22,13 @@ import importlib.util
 import json
 import os
 import re
+import string
 import sys
 from pathlib import Path
+
+from agentlib import words
+from coursekit.particles import attach
+from coursekit.table import pad
 
 LANGS = ("en", "ko")
 
@@ -55,9 +63,15 @@ def _declared(notebook: str) -> str | None:
 
 def say(text: str, language: str | None = None, **values: object) -> str:
     """`text` in the learner's language (or `language`), with `values` filled in ({name}
-    placeholders)."""
-    phrase = PHRASES.get(text, PRINTED.get(text, text)) if (language or lang()) == "ko" else text
-    return phrase.format(**values) if values else phrase
+    placeholders). In Korean, a text value the catalog knows is Korean too, and a text
+    without values that is no key may be a filled-in template (`translate`)."""
+    if (language or lang()) != "ko":
+        return fill(text, **values) if values else text
+    phrase = PHRASES.get(text, PRINTED.get(text))
+    if not values:
+        return translate(text) if phrase is None else phrase
+    return fill(phrase or text, **{k: translate(v) if isinstance(v, str) else v
+                                   for k, v in values.items()})
 
 
 def translate(text: str) -> str:
@@ -68,8 +82,38 @@ def translate(text: str) -> str:
     for pattern, korean in _templates():
         m = pattern.fullmatch(text)
         if m:
-            return korean.format(**{k: translate(v) for k, v in m.groupdict().items()})
+            return fill(korean, **{k: translate(v) for k, v in m.groupdict().items()})
     return text
+
+
+WIDTH = re.compile(r"(?:(?P<fill>.)?(?P<align>[<>^]))?(?P<width>\d+)")
+HANGUL_TAIL = re.compile(r"(?P<spec>.*?)(?P<particle>[\uac00-\ud7a3]+)")
+
+
+class _Formatter(string.Formatter):
+    """`str.format`, and two things Korean needs: a particle at the end of a format spec
+    takes the form the value needs ("{n:,을}"), and a text's width counts columns as a
+    monospace font shows them (a Hangul character two: coursekit.table.cols)."""
+
+    def format_field(self, value, format_spec):
+        tail = HANGUL_TAIL.fullmatch(format_spec)
+        if tail:
+            text = self.format_field(value, tail["spec"])
+            return attach(text, tail["particle"])
+        width = WIDTH.fullmatch(format_spec)
+        if isinstance(value, str) and width and (width["fill"] or " ") == " ":
+            align = width["align"] or "<"
+            return pad(value, int(width["width"]), right=align == ">", center=align == "^")
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
+def fill(template: str, /, **values: object) -> str:
+    """`template.format(**values)` with particles chosen by the values and text widths in
+    columns (see `_Formatter`)."""
+    return _FORMATTER.vformat(template, (), values)
 
 
 # Placeholders that stand for a number match only a number ("{n} tokens" is "8,000 tokens",
@@ -877,6 +921,10 @@ def _record_figure_texts() -> None:
     with_texts._agentlib = True
     backend_inline._fetch_figure_metadata = with_texts
 
+
+# agentlib's own sentences (`print(run)`, a score's detail) in the learner's words: agentlib
+# imports nothing of the course, so the course hands it `say`.
+words.set_say(say)
 
 # A Korean lesson that draws with matplotlib alone (no coursekit.viz, which installs the hook
 # too) gets Korean, recorded figures as soon as it imports `say`: in a running IPython kernel
