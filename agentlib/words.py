@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 
-def english(template: str, **values: object) -> str:
+def english(template: str, /, **values: object) -> str:
     return template.format(**values) if values else template
 
 
 _say: Callable[..., str] = english
 
 
-def say(template: str, **values: object) -> str:
+def say(template: str, /, **values: object) -> str:
     """`template` with `values` filled in, in the words of whoever `set_say` (English)."""
     return _say(template, **values)
 

@@ -39,31 +39,35 @@ NOT_OURS = {
     r"context_management\.edits|must have non-empty content|`tool_use` ids|`tool_use_id`|"
     r"All tools have defer_loading set|Invalid `signature`": "an API error string",
     # what a tool returns to the model, which the model reads (English like the tools)
-    r"\[(truncated|cut to the|cleared to save context|Earlier turns removed)|"
+    r"^…|\[(truncated|cut to the|cleared to save context|Earlier turns removed)|"
     r"^\s*\[\d+ more (matches|lines)|Error: \w*Error: |File created successfully|"
-    r"The file /memories|^\s*-> is_error=": "a tool result",
-    r"^\s*(services/[\w/-]+\.conf:\d+: |\d{4}-\d\d-\d\dT\d\d:)|^(# \w+: |\[(settings|recent log)\]|"
-    r"\w+ = \w+$)|root cause confirmed": "a line of the workload's files",
+    r"The file /memories|^\s*-> is_error=|^services/\S+ \(\d+ lines\)$|"
+    r"(^|: )\d+ invoices, total: ": "a tool result (or a script's output, which the model reads)",
+    r"^\s*(services/[\w/-]+\.conf:\d+: |\d{4}-\d\d-\d\dT\d\d:)|(^|: )(# \w+: |\[(settings|recent "
+    r"log)\]|\w+ = \w+$)|RESOLVED postmortem|^services$": "a line of the workload's files (or of "
+                                                           "a search result cut at its budget)",
     r"^\s*hint: a cut or a deletion": "agentlib's HistoryError, worded as the API's 400",
     r"^\s*ValueError: notes filename": "agentlib's error message (English, like the API's)",
     # the model's words: its replies, summaries, notes and scripts
     r"^(답: |모델의 답: |모델의 응답: |마지막 응답: |USER: |ASSISTANT: |TOOL (CALL|RESULT)|"
-    r"<summary>|## |\[Summary of earlier turns\])|^(I |Noted|Plan: |Answer:|The (log|result|user) |"
-    r"Understood|\d+ tool calls made|Along the way|[\w-]+: \d+$)|= await |json\.loads\(|"
-    r"^(import |total = |details = |print\()": "the model's words (its reply, summary or script)",
+    r"<summary>|## |\[Summary of earlier turns\])|(^|: )(I |Noted|Plan: |Answer:|"
+    r"The (log|result|user) |Understood|\d+ tool calls made|Along the way|[\w-]+: \d+$)|"
+    r"^(import |\w+ = |print\()": "the model's words (its reply, summary or script)",
     # what is sent to the model: tasks, the user's turns, prompts, tool definitions
-    r"^(과제: |사용자 턴 \d+: |이어서: |마지막 턴: |Audit the service|Read `incident\.log`|I'm buying|"
-    r"a few models|User constraint|The user's limits|my (hard limits|preferences)|and (it must|"
-    r"ideally)|You (have|summarize|are)|Summarize the conversation|Incident INC-\d+ is open|"
+    r"(^|\s)(과제: |사용자 턴 \d+: |이어서: |마지막 턴: |준비됨: )|^첫 도구: \w+ - |"
+    r"(^|: )(Audit the service|Read `incident\.log`|I'm buying|a few models|User constraint|"
+    r"The user's limits|my (hard limits|preferences)|and (it must|ideally)|"
+    r"You (have|summarize|are)|Summarize the conversation|Incident INC-\d+ is open|"
     r"\{'name': |The user asked)": "a task, a user's turn, a prompt or a tool definition "
-                                     "sent to the model",
-    r"^[a-z]+ +\| [a-z]+$|^structured +\|": "the heads of a side-by-side of two prompts' "
-                                          "summaries (the prompts' names)",
+                                    "sent to the model",
 }
 NOT_OURS_RE = [re.compile(r) for r in NOT_OURS]
 
 # 3. The Latin words a Korean output may show, each with why.
 WORDS = {
+    "agentlib": "the course's package, named in sentences (agentlib의 버전)",
+    "delegate": "the lead's tool, by its name (agentlib.delegate), as list_files is",
+    "Crash": "appendix A's exception class, printed as Python prints an exception",
     "True": "Python's value, as the code prints it",
     "False": "Python's value, as the code prints it",
     "None": "Python's value, as the code prints it",
@@ -73,7 +77,6 @@ WORDS = {
     "needle": "the workload's name (workloads.needle)",
     "constraints": "the workload's name (workloads.constraints)",
     "regex": "the tool search variant's name (tool_search_tool_regex)",
-    "bm": "the tool search variant's name (bm25, split at its digits)",
     "records": "a strategy's name in coursekit.bench",
     "truncate": "a strategy's name in coursekit.bench",
     "cap": "a strategy's name in coursekit.bench",
@@ -89,22 +92,41 @@ WORDS = {
     "ok": "lesson 7's verdict mark from coursekit.bench.check_bars (ok or FAIL)",
 }
 
+def class_names() -> set[str]:
+    """The classes of agentlib and coursekit (Notes, Team, Toolbox): names from the code."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import agentlib
+    import coursekit
+
+    found = set()
+    for package in (agentlib, coursekit):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            module = importlib.import_module(info.name)
+            found |= {name for name, obj in vars(module).items()
+                      if inspect.isclass(obj) and obj.__module__ == info.name}
+    return found
+
+
+CLASSES = class_names()
 HYPHENATED_WORDS = {"append-only", "free-form", "head-and-tail"}  # words, not names
 STRATEGY_NAMES = sorted({name for size in bench.SIZES.values()
                          for name in bench.strategies(size, None, ".")} - {"append-only"},
                         key=len, reverse=True)
-LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_.'/+=-]*[A-Za-z0-9_]|[A-Za-z]")
+LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_.'+=*-]*[A-Za-z0-9_]|[A-Za-z]")
 
 
 def code_removed(line: str) -> str:
     """`line` without its code: spans in backticks and quotes, bracketed literals, calls,
     key=value pairs and strategy names."""
-    text = re.sub(r"`[^`]*`", " ", line)
+    text = re.sub(r"`[^`]*`|\S*/\S*", " ", line)  # code spans; paths (services/, WORK/x.md)
     text = re.sub(r"(?<![\w])'(?:[^'\\\n]|\\.)*'(?![\w])|\"(?:[^\"\\\n]|\\.)*\"", " ", text)
     for _ in range(4):  # nested literals, innermost first
         text = re.sub(r"\[[^\[\]]*\]|\{[^{}]*\}", " ", text)
+    text = re.sub(r"\b[\w.]+=[^\s,;)]+", " ", text)
     text = re.sub(r"\b[A-Za-z_]\w*\(", " (", text)  # a call's name; its arguments are read
-    text = re.sub(r"\b[\w.]+=\S+", " ", text)
     for name in STRATEGY_NAMES:
         text = text.replace(name, " ")
     return text
@@ -113,7 +135,7 @@ def code_removed(line: str) -> str:
 def is_code(token: str) -> bool:
     if token in HYPHENATED_WORDS:
         return False
-    return bool(re.search(r"[_./+=\d]", token) or (len(token) > 1 and token.isupper())
+    return bool(re.search(r"[_./+=*\d]", token) or token.isupper() or token in CLASSES
                 or re.search(r"[a-z][A-Z]", token) or "-" in token)
 
 
