@@ -93,10 +93,10 @@ def translate(text: str) -> str:
 
 
 def _value(text: str) -> object:
-    """A slot's text as a template fills it: an integer as a number (so "{t:,}" writes
-    2,039 for "2039"), anything else translated."""
-    if re.fullmatch(r"[-+]?\d{1,3}(?:,\d{3})+|[-+]?\d+", text):
-        return int(text.replace(",", ""))
+    """A slot's text as a template fills it: a plain integer as a number (so "{t:,}" writes
+    2,039 for "2039"; "8,000" stays as written), anything else translated."""
+    if re.fullmatch(r"[-+]?\d+", text):
+        return int(text)
     return translate(text)
 
 
@@ -1160,8 +1160,9 @@ def install_figure_hook() -> bool:
 
 def _record_figure_texts() -> None:
     """Save each figure's words with its image in the notebook (output metadata
-    `agentlib.figure_texts`), so tests/test_korean_figures.py can read what a Korean
-    notebook's figures say without drawing them again."""
+    `agentlib.figure_texts`), and what is wrong with where they sit (`agentlib.layout`,
+    coursekit.viz.layout), so tests/test_korean_figures.py can read what a Korean notebook's
+    figures say and how they are laid out without drawing them again."""
     try:
         from matplotlib_inline import backend_inline
     except ImportError:
@@ -1175,7 +1176,9 @@ def _record_figure_texts() -> None:
         # called inside a cell or a function, before the post_execute hook: translate it here
         localize_figure(fig)
         metadata = dict(fetch(fig) or {})
-        metadata["agentlib"] = {"figure_texts": figure_texts(fig)}
+        from coursekit.viz.layout import problems  # noqa: PLC0415 (viz imports this module)
+
+        metadata["agentlib"] = {"figure_texts": figure_texts(fig), "layout": problems(fig)}
         return metadata
 
     with_texts._agentlib = True

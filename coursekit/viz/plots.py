@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from agentlib import tokens
-from coursekit.i18n import lang, localized, translate
+from coursekit.i18n import lang, localize_figure, localized, translate
 from coursekit.viz.window import _hidden, _sent, _short, kind_tokens
 
 
@@ -74,6 +74,7 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
 
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     error_labelled = False
+    noted = []  # (steps, colour) of each run whose strategy notes are written after the legend
     for r, (label, run) in enumerate(named.items()):
         colour = colours[r % len(colours)]
         steps = list(run.steps)
@@ -96,7 +97,7 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
                           label="_error" if error_labelled else "error (what it tried to send)")
             error_labelled = True
         if events:
-            _annotate_events(per_step, steps, colour, chars=note_chars)
+            noted.append((steps, colour))
         if total_ax is not None:
             running, acc = [], 0
             for s in steps:
@@ -122,13 +123,24 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
         fig.suptitle(title)
     if ax is None:
         fig.tight_layout()
+    localize_figure(fig)  # the legend as it will be shown, before notes are placed clear of it
+    for steps, colour in noted:
+        _annotate_events(per_step, steps, colour, chars=note_chars)
     return fig
+
+
+# Where a note may go, in points from its point: right and up first, then further up, then
+# below, then to the left.
+NOTE_PLACES = [(5, dy) for dy in (4, 15, 26, 37, 48, 59, 70)] + \
+    [(5, dy) for dy in (-11, -22)] + [(-5, dy) for dy in (4, 15, 26, 37, -11)]
 
 
 def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 6,
                      chars: int | None = 26) -> None:
     """Ring the points where a strategy acted; write each kind of note once (the first
-    "cleared 5 results" stands for the later "cleared 2 results"), where no other note is."""
+    "cleared 5 results" stands for the later "cleared 2 results") inside the axes, where it
+    covers no other note, the legend or a tick label; a note with no such place is left out
+    (its ring still marks the step)."""
     marked = [s for s in steps if s.events and not s.error]
     if not marked:
         return
@@ -136,7 +148,13 @@ def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 6,
             marker="o", markersize=8, markerfacecolor="none", markeredgecolor=colour,
             alpha=0.6, gid="events", label="_events")
     renderer = ax.figure.canvas.get_renderer()
-    placed = getattr(ax, "_agentlib_notes", [])  # boxes of the notes already on this axis
+    frame = ax.get_window_extent(renderer)
+    placed = getattr(ax, "_agentlib_notes", None)  # boxes already on this axis
+    if placed is None:
+        legend = ax.get_legend()
+        placed = [legend.get_window_extent(renderer)] if legend is not None else []
+        placed += [line.get_window_extent(renderer) for line in ax.lines
+                   if line.get_gid() == "window"]
     kinds: set[str] = set()
     for s in marked:
         said = [translate(e) for e in s.events] if lang() == "ko" else s.events
@@ -144,17 +162,20 @@ def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 6,
         kind = re.sub(r"[\d,.]+", "#", note)
         if kind in kinds or len(kinds) >= max_notes:
             continue
-        kinds.add(kind)
-        for lift in range(0, 121, 11):  # move up until it overlaps no other note
-            label = ax.annotate(note, (s.index, s.input_tokens), xytext=(5, -11 + lift),
-                                textcoords="offset points", ha="left", fontsize=6.5,
-                                color=colour, bbox={"boxstyle": "square,pad=0.1", "fc": "white",
-                                                    "ec": "none", "alpha": 0.75})
+        for dx, dy in NOTE_PLACES:
+            label = ax.annotate(note, (s.index, s.input_tokens), xytext=(dx, dy),
+                                textcoords="offset points", ha="left" if dx > 0 else "right",
+                                fontsize=6.5, color=colour,
+                                bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none",
+                                      "alpha": 0.75})
             box = label.get_window_extent(renderer)
-            if lift >= 110 or not any(box.overlaps(other) for other in placed):
+            inside = (box.x0 >= frame.x0 + 1 and box.x1 <= frame.x1 - 1
+                      and box.y0 >= frame.y0 + 1 and box.y1 <= frame.y1 - 1)
+            if inside and not any(box.overlaps(other) for other in placed):
+                placed.append(box)
+                kinds.add(kind)
                 break
             label.remove()
-        placed.append(box)
     ax._agentlib_notes = placed
 
 
@@ -207,12 +228,17 @@ def plot_bars(table: Mapping[str, Mapping[str, float]], metrics: Sequence[str],
         a.set_title(metric, fontsize=10)
         a.grid(True, axis="y", alpha=0.3)
         a.margins(y=0.15)
-        a.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.6g}"))
+        a.yaxis.set_major_formatter(FuncFormatter(lambda v, _: count(v)))
     if title:
         fig.suptitle(title)
     if ax is None:
         fig.tight_layout()
     return fig
+
+
+def count(v: float) -> str:
+    """An axis value as people write counts: 1,000,000 (never 1e+06), 0.25, 1.5."""
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.6g}"
 
 
 def _fmt(v: float) -> str:
@@ -294,19 +320,19 @@ def plot_window_fill(run: Any, window: int | None = None, *, ax: Any = None,
                         marker=marker, markersize=5, color=colour,
                         label=f"{'clearing' if word == 'cleared' else 'compaction'} acted")
     ax.set_ylabel("tokens sent")
-    ax.set_ylim(bottom=0)
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.55)  # headroom: the legend sits inside, at the top
     _integer_steps(ax)
     handles, labels = ax.get_legend_handles_labels()
-    ax.legend(handles[::-1], labels[::-1], fontsize=8, loc="upper left", frameon=False,
-              bbox_to_anchor=(1.01, 1))
+    ax.legend(handles[::-1], labels[::-1], fontsize=7.5, loc="upper left", frameon=False,
+              ncols=4)
     ax.set_title(title or f"what fills the window: {getattr(run, 'label', '')}".rstrip(": "),
                  fontsize=10)
     if low is not None:
         ax.set_xlabel("")
         low.set_ylabel("tokens")
-        low.set_ylim(bottom=0)
+        low.set_ylim(0, low.get_ylim()[1] * 1.6)
         _integer_steps(low)
-        low.legend(fontsize=8, loc="upper left", frameon=False, bbox_to_anchor=(1.01, 1))
+        low.legend(fontsize=7.5, loc="upper left", frameon=False)
     fig.tight_layout()
     return fig
 
@@ -399,6 +425,7 @@ def plot_cache(runs: Any, *, ratios: tuple[float, float] | None = None,
     input, one panel per run (bars per step, same scale). `ratios` (read, write), in
     units of the input price, go into the legend. Returns the Figure."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
 
     named = _as_runs(runs)
     fig, axes = plt.subplots(1, len(named), figsize=(5.5 * len(named), 3.4), sharey=True,
@@ -418,7 +445,9 @@ def plot_cache(runs: Any, *, ratios: tuple[float, float] | None = None,
                color="#90a4ae", label="uncached (1x)")
         ax.set(title=label, xlabel="step")
         ax.grid(True, axis="y", alpha=0.3)
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: count(v)))
     axes[0].set_ylabel("input tokens per request")
+    axes[0].set_ylim(0, axes[0].get_ylim()[1] * 1.3)  # headroom for the legend
     axes[0].legend(fontsize=8, frameon=False, loc="upper left")
     if title:
         fig.suptitle(title)
