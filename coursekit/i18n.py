@@ -371,6 +371,7 @@ PHRASES: dict[str, str] = {
 # may read it); `say` and `coursekit.table` show it in the learner's words.
 PHRASES.update({
     "answered": "답함",
+    "answered {said}": "답 {said}",
     "error: {e}": "오류: {e}",
     "cut: {reason}": "잘림: {reason}",
     "budget: {e}": "예산 초과: {e}",
@@ -532,6 +533,7 @@ PRINTED: dict[str, str] = {
     "cost $": "비용 $",
     "cached $": "캐시 포함 $",
     "English": "영어",
+    "Python": "파이썬 코드",
     "Korean": "한국어",
     "emoji": "이모지",
     "log line": "로그 한 줄",
@@ -579,7 +581,6 @@ PRINTED: dict[str, str] = {
     # lessons 03-03b
     "{n:>5,} tokens -> read_file at offset {o}": "{n:>5,} 토큰 → read_file(offset={o})",
     "stopped": "멈춘 이유",
-    "answered {said}": "답 {said}",
     "read_file capped at N characters: with a notice | silent":
         "read_file 상한 N자: 안내문 있음 | 말없이 자르기",
     # lesson 04
@@ -925,7 +926,7 @@ PRINTED: dict[str, str] = {
     "the course's catalog gives {model} {n} tokens; the docs' table gives {m} for "
     "claude-sonnet-5 with auto (docs/api-facts.md 8.5)":
         "코스의 카탈로그에서 {model}의 값은 {n} 토큰, 문서의 표에서 claude-sonnet-5"
-        "(auto)의 값은 {m} 토큰입니다 (docs/api-facts.md 8.5)",
+        "(tool_choice=auto)의 값은 {m} 토큰입니다 (docs/api-facts.md 8.5)",
     "the log: {c:,} characters, {n:,} tokens: {r:.2f} tokens for every 4 characters":
         "로그: {c:,}자, {n:,} 토큰. 4자마다 {r:.2f} 토큰입니다",
     # lesson 03: new printed sentences (issue 23; add right below this line)
@@ -951,7 +952,7 @@ PRINTED: dict[str, str] = {
     "\n{label}: a request after a clearing writes {n:,} tokens to the cache, on average":
         "\n{label}: 비우기 뒤의 요청은 평균 {n:,} 토큰을 캐시에 씁니다",
     "{m}: accepts thinking {t}; display {d}; binds thinking to the conversation: {b}":
-        "{m}: 받는 thinking 설정 '{t}', display '{d}', 사고 블록을 대화에 묶음: {b}",
+        "{m}: 받는 thinking 설정 '{t}', thinking.display '{d}', 사고 블록을 대화에 묶음: {b}",
     "thinking (shown: {s!r}, signature of {n} characters)":
         "사고 블록(보이는 텍스트: {s!r}, 서명 {n}자)",
     "accepted":
@@ -991,7 +992,7 @@ PRINTED: dict[str, str] = {
     "a cache write costs {w:g}x the input price, a cache read {r:g}x":
         "캐시 쓰기는 입력 가격의 {w:g}배, 캐시 읽기는 {r:g}배입니다",
     "{n} saved rows, written by: {command}":
-        "저장된 행 {n}개, 만든 명령: {command}",
+        "저장된 행 {n}개, 만든 명령: `{command}`",
     "reads capped at {n:,} characters":
         "읽기 상한 {n:,}자",
     "notes tool":
@@ -1005,7 +1006,7 @@ PRINTED: dict[str, str] = {
     "large size: audit of {a} files, needle of {b:,} lines, {c} lookups, a {w:,}-token window":
         "큰 크기: 감사 과제 파일 {a}개, 바늘 찾기 {b:,}줄, 조회 {c}번, {w:,} 토큰 윈도우",
     "with these prices (w - r) / r = {x:g}":
-        "이 가격에서 (w - r) / r = {x:g}",
+        "이 가격에서 `(w - r) / r` = {x:g}",
     "one result, only the newest block marked":
         "결과 하나, 가장 새 블록만 표시",
     "a batch of 10 results, only the newest marked":
@@ -1037,7 +1038,7 @@ PRINTED: dict[str, str] = {
     "no cache":
         "캐시 없음",
     "dollars under each pricing; a slow step comes 6 minutes after the one before, past the 5-minute ttl":
-        "가격별 달러. 느린 단계는 앞 요청보다 6분 늦게 와서 5분 ttl을 넘깁니다",
+        "가격별 달러. 느린 단계는 앞 요청보다 6분 늦게 와서 5분짜리 캐시 수명을 넘깁니다",
     "each bill as a multiple of append-only's under the same prices (its rank)":
         "같은 가격에서 추가 전용 청구액에 대한 배수(괄호 안은 순위)",
     "one result cleared, only the newest block marked: pays after {a:.0f} requests at the catalog's reads, {b:.0f} at 0.10x":

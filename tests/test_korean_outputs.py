@@ -37,7 +37,9 @@ NOT_OURS = {
     # the API's own words (lessons/ko/STYLE.md: API error strings stay as the API says them)
     r"prompt is too long|BadRequestError|invalid_request_error|^\s*messages(\.\d+)+|"
     r"context_management\.edits|must have non-empty content|`tool_use` ids|`tool_use_id`|"
-    r"All tools have defer_loading set|Invalid `signature`": "an API error string",
+    r"All tools have defer_loading set|Invalid `signature`|unexpected `tool_use_id`": "an API error "
+                                                                                     "string",
+    r"^x-should-retry: ": "an HTTP header of the API's response, as it is",
     # what a tool returns to the model, which the model reads (English like the tools)
     r"^…|\[(truncated|cut to the|cleared to save context|Earlier turns removed)|"
     r"^\s*\[\d+ more (matches|lines)|Error: \w*Error: |File created successfully|"
@@ -88,8 +90,7 @@ WORDS = {
     "text": "the API's block type",
     "compaction": "the API's block type",
     "message": "the API's iteration type (usage.iterations)",
-    "x": "the multiple mark in a strategy table's heads (input x), as in the benchmark's rows",
-    "ok": "lesson 7's verdict mark from coursekit.bench.check_bars (ok or FAIL)",
+    "search": "the workload's tool name (Workspace.search), as read_file is",
 }
 
 def class_names() -> set[str]:
@@ -122,10 +123,11 @@ def code_removed(line: str) -> str:
     """`line` without its code: spans in backticks and quotes, bracketed literals, calls,
     key=value pairs and strategy names."""
     text = re.sub(r"`[^`]*`|\S*/\S*", " ", line)  # code spans; paths (services/, WORK/x.md)
-    text = re.sub(r"(?<![\w])'(?:[^'\\\n]|\\.)*'(?![\w])|\"(?:[^\"\\\n]|\\.)*\"", " ", text)
+    text = re.sub(r"\b[\w.]+=('[^']*'|[^\s,;)]+)", " ", text)  # key=value, keep=3, model='x'
+    text = re.sub(r"(?<![A-Za-z0-9_])'(?:[^'\\\n]|\\.)*'(?![A-Za-z0-9_])|\"(?:[^\"\\\n]|\\.)*\"",
+                  " ", text)  # a quoted string, a particle may follow: 'budget'이
     for _ in range(4):  # nested literals, innermost first
         text = re.sub(r"\[[^\[\]]*\]|\{[^{}]*\}", " ", text)
-    text = re.sub(r"\b[\w.]+=[^\s,;)]+", " ", text)
     text = re.sub(r"\b[A-Za-z_]\w*\(", " (", text)  # a call's name; its arguments are read
     for name in STRATEGY_NAMES:
         text = text.replace(name, " ")

@@ -801,7 +801,7 @@ PHRASES_KO: dict[str, str] = {
 
 CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
     ("ex1.agent_loop", "returns (history, input_tokens), one count per request"): (
-        "(history, input_tokens)를 반환하고, 요청마다 개수를 하나씩 기록한다",
+        "`(history, input_tokens)`를 반환하고, 요청마다 개수를 하나씩 기록한다",
         "매 턴마다 `messages` 리스트 전체로 create(...)를 호출하고, 응답을 어시스턴트 메시지로 "
         "추가하세요. stop_reason == 'tool_use'가 아니면 멈추고, 그렇다면 "
         "workload.toolbox.run_all(reply)를 추가하세요. 레슨 01의 '루프를 직접 작성하기' 절을 "
@@ -1012,7 +1012,7 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "블록은 그대로 두고 content만 바꾸세요",
     ),
     ("ex4.empty_not_delete", "the result keeps its block and id; its content is the placeholder"): (
-        "결과는 블록과 id를 유지하고, 내용은 자리표시자가 된다",
+        "결과는 블록과 tool_use_id를 유지하고, 내용은 자리표시자가 된다",
         "리스트와, 바꿀 메시지 하나를 복사하세요. 그 메시지 안에서 블록을 {**block, 'content': "
         "placeholder}로 바꾸세요: 타입도 tool_use_id도 그대로입니다",
     ),
@@ -1069,7 +1069,7 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "값과 비교하세요",
     ),
     ("ex5.should_compact", "leaves a history at or under trigger - margin alone"): (
-        "trigger - margin 이하인 히스토리는 그대로 둔다",
+        "`trigger - margin` 이하인 히스토리는 그대로 둔다",
         "return meter.measure(messages) > trigger - margin: 보정된 크기를 트리거에서 여유분을 뺀 "
         "값과 비교하세요. 정확히 trigger - margin이면 넘은 것이 아닙니다",
     ),
@@ -1101,7 +1101,7 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "인용하라고 요청하세요",
     ),
     ("ex5.structured_prompt", "asks for the user's constraints verbatim"): (
-        "사용자의 제약을 원문 그대로(verbatim) 요청한다",
+        "사용자의 제약을 원문 그대로 인용하라고 요청한다",
         "사용자가 밝힌 모든 제약을 원문 그대로 인용하라고 쓰세요",
     ),
     ("ex5.structured_prompt", "keeps the budget through compaction (constraints workload)"): (
@@ -1256,7 +1256,7 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "택하고, 조건에 맞는 행이 없으면 None을 반환하세요",
     ),
     ("ex7.pipeline", "returns a pipeline run_agent can use (context, toolbox, system, ...)"): (
-        "run_agent가 쓸 수 있는 파이프라인(context, toolbox, system, ...)을 반환한다",
+        "run_agent가 쓸 수 있는 파이프라인(`context`, `toolbox`, `system`, ...)을 반환한다",
         "레이어를 순서대로 도입하세요: read_file에 상한을 두고, 오래된 결과를 비우고, 그래도 "
         "윈도우가 차면 그때만 (주어진 클라이언트로) 압축하세요",
     ),
