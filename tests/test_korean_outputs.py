@@ -75,17 +75,11 @@ WORDS = {
     "None": "Python's value, as the code prints it",
     "keep": "the parameter name (Clearing(keep=...), SlidingWindow), the API's `keep`",
     "trigger": "the API's and agentlib's parameter name",
-    "audit": "the workload's name (workloads.audit)",
-    "needle": "the workload's name (workloads.needle)",
     "constraints": "the workload's name (workloads.constraints)",
     "regex": "the tool search variant's name (tool_search_tool_regex)",
-    "records": "a strategy's name in coursekit.bench",
-    "truncate": "a strategy's name in coursekit.bench",
-    "cap": "a strategy's name in coursekit.bench",
     "assistant": "the API's role name",
     "user": "the API's role name",
     "system": "the API's request field",
-    "tools": "the API's request field",
     "thinking": "the API's block type",
     "text": "the API's block type",
     "compaction": "the API's block type",
@@ -242,3 +236,47 @@ def test_every_printed_template_keeps_its_slots():
     bad = [en for en, ko in {**i18n.PRINTED, **i18n.PHRASES}.items()
            if set(slots.findall(en)) != set(slots.findall(ko))]
     assert not bad, bad
+
+
+def said_in_code() -> list[tuple[str, str, str]]:
+    """(notebook, cell id, English text) for every literal a code cell hands to `say` or as a
+    heading to `table`, read with ast (a cell that is not plain Python is skipped)."""
+    import ast
+
+    found = []
+    for folder in ("lessons", "solutions"):
+        for path in sorted((ROOT / folder).glob("*.ipynb")):
+            for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+                if cell["cell_type"] != "code":
+                    continue
+                try:
+                    tree = ast.parse("".join(cell["source"]))
+                except SyntaxError:
+                    continue
+                for node in ast.walk(tree):
+                    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                        continue
+                    args = []
+                    if node.func.id == "say" and node.args:
+                        args = [node.args[0]]
+                    elif node.func.id == "table" and len(node.args) > 1 and \
+                            isinstance(node.args[1], ast.List):
+                        args = list(node.args[1].elts)
+                    found += [(path.name, cell["id"], a.value) for a in args
+                              if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                              and re.search(r"[A-Za-z]{2}", a.value)]
+    return found
+
+
+def test_every_sentence_a_cell_says_has_its_korean():
+    """A new `say("...")` or table heading without a Korean entry is found before any
+    notebook runs (the saved outputs then show it too)."""
+    from coursekit import i18n
+
+    known = {**i18n.PHRASES, **i18n.PRINTED}
+    missing = sorted({f"{name} {cell}: {text!r}" for name, cell, text in said_in_code()
+                      if text not in known and i18n.translate(text) == text
+                      and re.search(r"[a-z]{3,}", code_removed(text))
+                      and not all(is_code(t) or t in WORDS
+                                  for t in LATIN.findall(code_removed(text)))})
+    assert not missing, "add their Korean to coursekit/i18n.py (PRINTED):\n" + "\n".join(missing)

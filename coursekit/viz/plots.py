@@ -109,12 +109,9 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
         per_step.axhline(window, linestyle="--", color="#555555", linewidth=1,
                          label=f"window ({window:,})", gid="window")
     per_step.set_ylabel("input tokens per request")
-    per_step.set_ylim(0, per_step.get_ylim()[1] * 1.3)  # headroom for the legend
     _integer_steps(per_step)
     handles, labels = per_step.get_legend_handles_labels()
     order = sorted(range(len(labels)), key=lambda i: labels[i].startswith(("window", "error")))
-    per_step.legend([handles[i] for i in order], [labels[i] for i in order], fontsize=8,
-                    loc="upper left", frameon=False, ncols=2)
     if total_ax is not None:
         total_ax.set_ylabel("cumulative input tokens")
         total_ax.set_ylim(bottom=0)
@@ -122,11 +119,41 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
     if title:
         fig.suptitle(title)
     if ax is None:
-        fig.tight_layout()
-    localize_figure(fig)  # the legend as it will be shown, before notes are placed clear of it
+        _tight(fig)
+    _legend_inside(per_step, [handles[i] for i in order], [labels[i] for i in order])
     for steps, colour in noted:
         _annotate_events(per_step, steps, colour, chars=note_chars)
     return fig
+
+
+def _tight(fig: Any) -> None:
+    """tight_layout, leaving room at the top for a figure title (suptitle), which
+    tight_layout alone lets sit on the top tick labels."""
+    suptitle = getattr(fig, "_suptitle", None)
+    if suptitle is None or not suptitle.get_text():
+        fig.tight_layout()
+        return
+    height = fig.get_figheight() * 72  # points
+    fig.tight_layout(rect=(0, 0, 1, 1 - 2.2 * suptitle.get_fontsize() / height))
+
+
+def _legend_inside(ax: Any, handles: list, labels: list, **kw: Any) -> None:
+    """A legend at the upper left, inside the axes: as many columns as fit the width, and as
+    much headroom above the data as its height needs (measured in the words it will show)."""
+    fig = ax.figure
+    top = ax.get_ylim()[1]
+    for ncols in (2, 1):
+        for room in (1.3, 1.5, 1.8, 2.2, 2.8):
+            ax.set_ylim(0, top * room)
+            legend = ax.legend(handles, labels, fontsize=8, loc="upper left", frameon=False,
+                               ncols=ncols, **kw)
+            localize_figure(fig)  # its words as they will be shown, before measuring
+            renderer = fig.canvas.get_renderer()
+            box, frame = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
+            data_top = ax.transData.transform((0, top))[1]
+            if box.x1 <= frame.x1 and box.y0 >= data_top:
+                return
+    # nothing fits above the data: the last try (two rows of room, one column) stays
 
 
 # Where a note may go, in points from its point: right and up first, then further up, then
@@ -207,6 +234,7 @@ def plot_bars(table: Mapping[str, Mapping[str, float]], metrics: Sequence[str],
                           color=colours[i % len(colours)], label=label)
             ax.bar_label(bars, fmt=_fmt, fontsize=7, padding=1)
         ax.set_xticks(range(len(metrics)), metrics)
+        ax.margins(y=0.15)  # room for the tallest bar's value
         ax.legend(fontsize=8, frameon=False)
         ax.grid(True, axis="y", alpha=0.3)
         if title:
@@ -223,16 +251,17 @@ def plot_bars(table: Mapping[str, Mapping[str, float]], metrics: Sequence[str],
     for a, metric in zip(axes, metrics, strict=False):
         bars = a.bar(range(len(labels)), [value(label, metric) for label in labels],
                      color=[colours[i % len(colours)] for i in range(len(labels))])
-        a.bar_label(bars, fmt=_fmt, fontsize=7, padding=1)
+        upright = len(labels) > 5  # many narrow bars: their values stand up, side by side
+        a.bar_label(bars, fmt=_fmt, fontsize=7, padding=2, rotation=90 if upright else 0)
         a.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=8)
         a.set_title(metric, fontsize=10)
         a.grid(True, axis="y", alpha=0.3)
-        a.margins(y=0.15)
+        a.margins(y=0.3 if upright else 0.15)
         a.yaxis.set_major_formatter(FuncFormatter(lambda v, _: count(v)))
     if title:
         fig.suptitle(title)
     if ax is None:
-        fig.tight_layout()
+        _tight(fig)
     return fig
 
 
@@ -447,9 +476,8 @@ def plot_cache(runs: Any, *, ratios: tuple[float, float] | None = None,
         ax.grid(True, axis="y", alpha=0.3)
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: count(v)))
     axes[0].set_ylabel("input tokens per request")
-    axes[0].set_ylim(0, axes[0].get_ylim()[1] * 1.3)  # headroom for the legend
-    axes[0].legend(fontsize=8, frameon=False, loc="upper left")
     if title:
         fig.suptitle(title)
-    fig.tight_layout()
+    _tight(fig)
+    _legend_inside(axes[0], *axes[0].get_legend_handles_labels())
     return fig
