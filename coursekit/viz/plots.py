@@ -262,7 +262,24 @@ def plot_bars(table: Mapping[str, Mapping[str, float]], metrics: Sequence[str],
         fig.suptitle(title)
     if ax is None:
         _tight(fig)
+    for a in axes:
+        _values_inside(a)
     return fig
+
+
+def _values_inside(ax: Any) -> None:
+    """Raise the top of the axes until every value written above a bar is inside it."""
+    from matplotlib.text import Text
+
+    fig = ax.figure
+    for _ in range(8):
+        localize_figure(fig)
+        renderer = fig.canvas.get_renderer()
+        top = ax.get_window_extent(renderer).y1
+        if all(Text.get_window_extent(t, renderer).y1 <= top - 1 for t in ax.texts):
+            return
+        low, high = ax.get_ylim()
+        ax.set_ylim(low, high + (high - low) * 0.15)
 
 
 def count(v: float) -> str:
