@@ -1142,13 +1142,13 @@ PRINTED.update({
     "one breakpoint, at the end": "끝에만 중단점 하나",
     "another at message {i}": "메시지 {i}에 하나 더",
     "{label}: {d} positions after A's write of {a:,} tokens; read {r:,}, written {w:,}":
-        "{label}: A가 쓴 {a:,} 토큰 항목에서 {d}위치 뒤; 읽기 {r:,}, 쓰기 {w:,}",
+        "{label}: A가 쓴 {a:,} 토큰 항목에서 {d}위치 뒤. 읽기 {r:,}, 쓰기 {w:,}",
     "an hour costs {a:.2f}x more per token written, a lapse {b:.2f}x more per token it "
     "would have read: the hour pays once the lapsed reads exceed {x:.3f} of the writes":
         "1시간 캐시는 쓰는 토큰마다 {a:.2f}배 더 들고, 만료는 읽었을 토큰마다 {b:.2f}배 더 "
         "듭니다. 사라진 읽기가 쓰기의 {x:.3f}보다 많아지면 1시간이 이득입니다",
     "{m}: writes {w:,}; one slow step pays from step {i} on (it reads over {t:,.0f})":
-        "{m}: 쓰기 {w:,} 토큰. 단계 {i}부터는 느린 단계 하나로 본전입니다({t:,.0f} 토큰보다 "
+        "{m}: 쓰기 {w:,} 토큰. {i}단계부터는 느린 단계 하나로 본전입니다({t:,.0f} 토큰보다 "
         "많이 읽습니다)",
     "every step": "모든 단계",
     "1 step in {n}": "{n}단계에 1번",
@@ -1157,14 +1157,26 @@ PRINTED.update({
     "{m}: {n} requests, read {r:,}, written {w:,}: ${c:.4f} cached, ${u:.4f} uncached":
         "{m}: 요청 {n}번, 읽기 {r:,}, 쓰기 {w:,}: 캐시 ${c:.4f}, 캐시 없음 ${u:.4f}",
     "  diagnostics: {kinds}; the second request missed {a:,} tokens, the last {b:,}":
-        "  진단: {kinds}; 두 번째 요청은 {a:,} 토큰, 마지막 요청은 {b:,} 토큰을 놓쳤습니다",
+        "  진단: {kinds}. 두 번째 요청은 {a:,} 토큰, 마지막 요청은 {b:,} 토큰을 놓쳤습니다",
     "{m}, the time in the task: read {r:,}, written {w:,}: ${c:.4f}; divergences: {k}":
-        "{m}, 과제에 시각: 읽기 {r:,}, 쓰기 {w:,}: ${c:.4f}; 달라진 곳: {k}",
+        "{m}, 시각을 과제에 넣음: 읽기 {r:,}, 쓰기 {w:,}: ${c:.4f}, 달라진 곳 {k}개",
     "no change": "변경 없음",
     "the tools reordered": "도구 순서 변경",
     "thinking changed": "사고 설정 변경",
     "an old result edited": "오래된 결과 편집",
     "the same, stale thinking dropped": "같은 편집, 낡은 사고 블록 제거",
+    # its tables (coursekit.table): headings and cells
+    "minimum prefix": "최소 접두부",
+    "5m write x input": "5분 쓰기 배수",
+    "1h write x input": "1시간 쓰기 배수",
+    "read x input": "읽기 배수",
+    "request": "요청",
+    "prompt": "프롬프트",
+    "uncached $": "캐시 없음 $",
+    "{m} 5m": "{m} 5분",
+    "1h": "1시간",
+    "change": "변경",
+    "missed": "놓친 토큰",
 })
 
 

@@ -84,6 +84,7 @@ WORDS = {
     "text": "the API's block type",
     "compaction": "the API's block type",
     "message": "the API's iteration type (usage.iterations)",
+    "unavailable": "the API's cache_miss_reason type (diagnostics), as it names it",
     "search": "the workload's tool name (Workspace.search), as read_file is",
 }
 

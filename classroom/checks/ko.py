@@ -95,7 +95,7 @@ PHRASES_KO: dict[str, str] = {
     "the last message should be the model's final answer, unchanged": "마지막 메시지는 모델의 "
                                                                       "최종 답 그대로여야 "
                                                                       "합니다",
-    "the audit is too short (a bug in the check)": "감사 과제이 너무 짧습니다(검사의 버그)",
+    "the audit is too short (a bug in the check)": "감사 과제가 너무 짧습니다(검사의 버그)",
     "with max_steps={k} your loop sent {n} requests; the task needs {m}, so the loop must stop "
     "after {limit}": "max_steps={k}일 때 루프가 요청을 {n}번 보냈습니다. 이 과제에는 {m}번이 "
                      "필요하므로 루프는 {limit}번 뒤에 멈춰야 합니다",
@@ -114,7 +114,7 @@ PHRASES_KO: dict[str, str] = {
                                                                             "{got}입니다",
     "estimate_tokens({text}) should be {want}, got {got}": "estimate_tokens({text})의 기대값은 "
                                                            "{want}, 돌아온 값은 {got}입니다",
-    "for {n} characters the estimate is {want}, got {got}": "{n}자이면 추정치은 {want}인데, "
+    "for {n} characters the estimate is {want}, got {got}": "{n}자이면 추정치는 {want}인데, "
                                                             "돌아온 값은 {got}입니다",
     "session_cost should return a number of dollars, got {type}": "session_cost는 달러 금액을 "
                                                                   "숫자로 반환해야 합니다. "
@@ -1527,7 +1527,7 @@ CHECKS_KO.update({
         "모델, 도구, 시스템 중 가장 먼저 달라진 것을 댄다", _DIV_KO),
     ("ex1b.first_divergence", "an edited or removed old message is messages_changed; a changed "
      "setting is unavailable"): (
-        "편집하거나 지운 오래된 메시지는 messages_changed, 바뀐 설정은 unavailable이다", _DIV_KO),
+        "편집하거나 지운 오래된 메시지는 `messages_changed`, 바뀐 설정은 `unavailable`이다", _DIV_KO),
     ("ex1b.first_divergence", "agrees with the API's cache diagnostics on every case"): (
         "모든 경우에서 API의 캐시 진단과 일치한다", _DIV_KO),
 })
