@@ -23,7 +23,7 @@ from typing import Any
 
 import anthropic
 
-from agentlib import models, tokens
+from agentlib import models, tokens, words
 from agentlib.derived import Derived, changes
 from agentlib.messages import message_text, user
 from agentlib.meter import BudgetExceeded
@@ -90,9 +90,10 @@ class Run:
         return [c for s in self.steps for c in s.tool_calls if name in (None, c[0])]
 
     def __repr__(self) -> str:
-        return (f"Run({self.label!r}: {self.stopped}, {self.calls} calls, "
-                f"{self.total_input_tokens:,} input tokens in all, peak "
-                f"{self.peak_input_tokens:,}, {self.score})")
+        return words.say("Run({label!r}: {stopped}, {calls} calls, {total:,} input tokens in "
+                         "all, peak {peak:,}, {score})", label=self.label, stopped=self.stopped,
+                         calls=self.calls, total=self.total_input_tokens,
+                         peak=self.peak_input_tokens, score=self.score)
 
 
 def _block_dict(block: Any) -> dict:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentlib import words
 from agentlib.tools import Toolbox
 from agentlib.workspace import Workspace
 
@@ -31,7 +32,8 @@ class Score:
             parts += [f"precision={self.precision:.2f}", f"recall={self.recall:.2f}"]
         if self.constraint_kept is not None:
             parts.append(f"constraint_kept={self.constraint_kept}")
-        return "Score(" + ", ".join(parts) + (f"; {self.detail}" if self.detail else "") + ")"
+        detail = f"; {words.say(self.detail)}" if self.detail else ""  # the words of the course
+        return "Score(" + ", ".join(parts) + detail + ")"
 
 
 @dataclass

@@ -9,10 +9,15 @@ here; nothing in `agentlib` imports this package.
 - viz/          what fills the window, how tokens grow
 - histories.py  synthetic histories for checks, properties and benchmarks
 - bench.py      strategies side by side, with prompt-cache cost
-- i18n.py       the Korean edition's printed and plotted words
+- i18n.py       the Korean edition's printed and plotted words (agentlib's too, once
+                imported: it is, with this package)
+- table.py      aligned printed tables, Hangul counted at double width
+- particles.py  Korean particles chosen by the word they follow
 """
 
 from typing import TYPE_CHECKING
+
+from coursekit import i18n as _i18n  # noqa: F401 (print(run) in the learner's language)
 
 if TYPE_CHECKING:
     from coursekit.client import connect

@@ -9,6 +9,9 @@ cell prints English labels in an English notebook and Korean ones in a Korean no
 `PHRASES` below (a phrase it lacks stays English; tests/test_i18n.py finds those), and
 `PRINTED` for the sentences the lessons' own code cells print (`print(say("...", n=...))`:
 the same code cell prints English in an English notebook and Korean in a Korean one).
+A Korean template picks each particle by the value before it ("{n:을}": 3을, 2를; see
+coursekit/particles.py), and a text value the catalog knows ("answered", a run's label) is
+said in Korean too. `coursekit.table` lays out printed tables with the same words.
 `use_korean_font()` lets matplotlib draw Hangul with a real Korean font.
 """
 
@@ -19,8 +22,13 @@ import importlib.util
 import json
 import os
 import re
+import string
 import sys
 from pathlib import Path
+
+from agentlib import words
+from coursekit.particles import attach
+from coursekit.table import pad
 
 LANGS = ("en", "ko")
 
@@ -53,11 +61,23 @@ def _declared(notebook: str) -> str | None:
     return found if found in LANGS else None
 
 
-def say(text: str, language: str | None = None, **values: object) -> str:
+def say(text: str, /, language: str | None = None, **values: object) -> str:
     """`text` in the learner's language (or `language`), with `values` filled in ({name}
-    placeholders)."""
-    phrase = PHRASES.get(text, PRINTED.get(text, text)) if (language or lang()) == "ko" else text
-    return phrase.format(**values) if values else phrase
+    placeholders). In Korean, a text value the catalog knows is Korean too, and a text
+    without values that is no key may be a filled-in template (`translate`)."""
+    if (language or lang()) != "ko":
+        return fill(text, **values) if values else text
+    phrase = PHRASES.get(text, PRINTED.get(text))
+    if not values:
+        return translate(text) if phrase is None else phrase
+    return fill(phrase or text, **{k: _said(v) if isinstance(v, str) else v
+                                   for k, v in values.items()})
+
+
+def _said(value: str) -> str:
+    """A text value in Korean: a word or label of the catalog, a filled-in template, or
+    as it is (data: a path, the model's answer, an API error)."""
+    return PHRASES.get(value) or PRINTED.get(value) or translate(value)
 
 
 def translate(text: str) -> str:
@@ -68,8 +88,61 @@ def translate(text: str) -> str:
     for pattern, korean in _templates():
         m = pattern.fullmatch(text)
         if m:
-            return korean.format(**{k: translate(v) for k, v in m.groupdict().items()})
+            return fill(korean, **{k: _value(v) for k, v in m.groupdict().items()})
     return text
+
+
+def _value(text: str) -> object:
+    """A slot's text as a template fills it: a plain integer as a number (so "{t:,}" writes
+    2,039 for "2039"; "8,000" stays as written), anything else translated."""
+    if re.fullmatch(r"[-+]?\d+", text):
+        return int(text)
+    return translate(text)
+
+
+WIDTH = re.compile(r"(?:(?P<fill>.)?(?P<align>[<>^]))?(?P<width>\d+)")
+HANGUL_TAIL = re.compile(r"(?P<spec>.*?)(?P<particle>[\uac00-\ud7a3]+)")
+
+
+class _Formatter(string.Formatter):
+    """`str.format`, and two things Korean needs: a particle at the end of a format spec
+    takes the form the value needs ("{n:,을}"), and a text's width counts columns as a
+    monospace font shows them (a Hangul character two: coursekit.table.cols)."""
+
+    def format_field(self, value, format_spec):
+        tail = HANGUL_TAIL.fullmatch(format_spec)
+        if tail:
+            text = self.format_field(value, tail["spec"])
+            return attach(text, tail["particle"])
+        width = WIDTH.fullmatch(format_spec)
+        if isinstance(value, str) and width and (width["fill"] or " ") == " ":
+            align = width["align"] or "<"
+            return pad(value, int(width["width"]), right=align == ">", center=align == "^")
+        if isinstance(value, str) and format_spec and not width:
+            return value  # a number's spec ("{t:,}") for a text that is not one ("8K")
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
+def fill(template: str, /, *args: object, **values: object) -> str:
+    """`template.format(*args, **values)` with particles chosen by the values and text
+    widths in columns (see `_Formatter`)."""
+    return _FORMATTER.vformat(template, args, values)
+
+
+class Template(str):
+    """A Korean template whose own `.format` is `fill`: for a catalog that other code formats
+    with `str.format` (classroom/checks/ko.py's, which classroom.grading fills in)."""
+
+    def format(self, /, *args: object, **values: object) -> str:
+        return fill(self, *args, **values)
+
+
+def templates(catalog: dict[str, str]) -> dict[str, str]:
+    """`catalog` with every value a `Template`."""
+    return {key: Template(value) for key, value in catalog.items()}
 
 
 # Placeholders that stand for a number match only a number ("{n} tokens" is "8,000 tokens",
@@ -215,7 +288,8 @@ PHRASES: dict[str, str] = {
     "not attempted yet": "아직 시도하지 않았습니다",
     "same as above": "위와 같은 이유",
     "{passed}/{total} checks passed": "검사 {total}개 중 {passed}개 통과",
-    "no `{name}` defined yet: run its cell first": "`{name}`이(가) 아직 없습니다: 그 셀을 먼저 실행하세요",
+    "no `{name}` defined yet: run its cell first": "아직 정의되지 않았습니다: `{name}`. 그 셀을 먼저 "
+                                                   "실행하세요",
     "timed out after {s} s": "{s}초 뒤 시간 초과",
     # plots (coursekit.viz): axes, legends, notes
     "step": "단계",
@@ -245,11 +319,11 @@ PHRASES: dict[str, str] = {
     "cost (x append-only)": "비용 (추가 전용 대비 배수)",
     "success": "성공",
     # what the strategies report (notes on the plots)
-    "cleared {n} results (-{t} tokens)": "결과 {n}개 비움 (-{t} 토큰)",
-    "compacted {n} messages (~{a} -> ~{b} tokens)": "메시지 {n}개 압축 (~{a} -> ~{b} 토큰)",
-    "truncated: {a} -> {b} messages": "잘라냄: 메시지 {a}개 -> {b}개",
+    "cleared {n} results (-{t} tokens)": "결과 {n}개 비움 (-{t:,} 토큰)",
+    "compacted {n} messages (~{a} -> ~{b} tokens)": "메시지 {n}개 압축 (~{a:,} → ~{b:,} 토큰)",
+    "truncated: {a} -> {b} messages": "잘라냄: 메시지 {a}개 → {b}개",
     "server: {edit}": "서버: {edit}",
-    "compaction ({a} tokens in, {b} out)": "압축 (입력 토큰 {a}, 출력 {b})",
+    "compaction ({a} tokens in, {b} out)": "압축 (입력 토큰 {a:,}, 출력 토큰 {b:,})",
     # what a block is (the window viewer's legend, the fill plot's groups)
     "system prompt": "시스템 프롬프트",
     "tool definitions": "도구 정의",
@@ -292,6 +366,51 @@ PHRASES: dict[str, str] = {
     "step {i} of 0-{last} shown; {note}.": "0-{last}단계 중 {i}단계를 보여 줍니다. {note}.",
 }
 
+# What agentlib and coursekit say about a run, shown in printed tables, sentences and notes:
+# how a run stopped, a score's detail, a strategy's event. The data stays English (a lesson
+# may read it); `say` and `coursekit.table` show it in the learner's words.
+PHRASES.update({
+    "answered": "답함",
+    "answered {said}": "답 {said}",
+    "error: {e}": "오류: {e}",
+    "cut: {reason}": "잘림: {reason}",
+    "budget: {e}": "예산 초과: {e}",
+    "{n} of {total} found, {m} wrong": "{total}개 중 {n}개 찾음, 틀림 {m}개",
+    "confirmed cause {cause}; answered {said}": "확정된 원인 {cause}, 답한 원인 {said}",
+    "confirmed cause {cause}; answered {said} (ruled out: {out})":
+        "확정된 원인 {cause}, 답한 원인 {said} (배제된 원인: {out})",
+    "nothing": "없음",
+    "chose {model} (${price}, {ram} GB); best is {best}":
+        "고른 모델 '{model}' (${price:,}, {ram} GB), 정답 '{best}'",
+    "chose {model} (${price}, {ram} GB)": "고른 모델 '{model}' (${price:,}, {ram} GB)",
+    "no known model named": "아는 모델 이름이 없음",
+    "{n} of 3 right ({which}); truth service {service}, deployment {deployment}, oncall {oncall}":
+        "3개 중 {n}개 맞음 (`{which}`), 정답 `service: {service}; deployment: {deployment}; "
+        "oncall: {oncall}`",
+    "answered {said}; truth {t} over {n} invoices": "답 {said}, 정답 청구서 {n}개 합계 {t}",
+    "a sub-task: only the lead's answer is scored": "하위 작업: 리드의 답만 채점합니다",
+    "{name}: {a} -> {b} messages, -{t} tokens": "{name}: 메시지 {a}개 → {b}개, -{t:,} 토큰",
+    "dropped {n} call records": "호출 기록 {n}개 버림",
+    "compaction failed ({error}); history kept": "압축 실패 ({error}), 히스토리는 그대로",
+    "{n} messages": "메시지 {n}개",
+    "keep {n}, tool, no rules": "keep {n}, 도구만, 규칙 없음",
+    "compact": "압축",
+    # coursekit.bench.check_bars: lesson 7's bar lines
+    "{v}: {name}, {strategy}: success {s}, {key} {got}x append-only (bar {limit}x)":
+        "{v}: {name}, {strategy}: 성공 {s}, {key} 추가 전용의 {got}배 (기준 {limit}배)",
+    "{v}: {name}, {strategy}: cost {got}x its own floor (bar {limit}x)":
+        "{v}: {name}, {strategy}: 비용 자기 하한의 {got}배 (기준 {limit}배)",
+    "ok": "통과",
+    "FAILS": "실패",
+    "cost usd": "캐시 포함 비용",
+    "peak window": "최대 윈도우",
+    "held-out (seed {seed})": "홀드아웃 (시드 {seed})",
+    "one agent: {strategy}": "에이전트 하나: {strategy}",
+    "trigger {t}, margin {m}": "trigger {t}, 여유분 {m}",
+    "trigger {t}, no margin": "trigger {t}, 여유분 없음",
+    "trigger {t}, raw chars/4": "trigger {t}, 보정 없는 문자 수/4",
+})
+
 # What the lessons' own code cells write on their figures (titles, legends, axis labels).
 # The code cells are the same in both editions; these make their figures Korean too.
 # Workload names (audit(12)), strategy names (cap+clear+compact) and parameters (keep 4)
@@ -325,7 +444,7 @@ PHRASES.update({
         "{w}, 비우기 (keep 3, trigger 4,000): 윈도우를 채우는 것",
     "before each request: chars/4 (off) and calibrated (on)":
         "요청 직전: 문자 수/4 (보정 끔)와 보정한 추정치 (보정 켬)",
-    "calls": "호출 수",
+    "calls": "요청 수",
     "cap (characters per result)": "상한 (결과당 문자 수)",
     "clearing on the client and on the server": "클라이언트와 서버에서의 비우기",
     "clearing, 8K window": "비우기, 8K 윈도우",
@@ -353,7 +472,7 @@ PHRASES.update({
     "no compaction": "압축 없음",
     "one agent, cache-aware": "에이전트 하나, 캐시를 고려한 파이프라인",
     "peak input tokens": "최대 입력 토큰",
-    "re-reads": "다시 읽기",
+    "re-reads": "재읽기",
     "recall (scored)": "재현율 (채점)",
     "recall": "재현율",
     "requests": "요청 수",
@@ -389,6 +508,190 @@ PHRASES.update({
 # strings and values stay as they are; tests/test_korean_outputs.py reads the Korean lessons'
 # saved outputs for English sentences.
 PRINTED: dict[str, str] = {
+    # agentlib's `print(run)` (agentlib.words), coursekit.viz's window view
+    "WindowView({m} messages, {n:,} tokens)": "WindowView(메시지 {m}개, 토큰 {n:,}개)",
+    # lesson 00 and every lesson's first cell
+    "model: {m} | offline: {b}": "모델: {m} | 오프라인: {b}",
+    "model: {m}": "모델: {m}",
+    "(Claude, via your API key)": "(Claude, API 키로 연결)",
+    # lesson 01
+    "tools: {names}": "도구: {names}",
+    "files: {n}": "파일 {n}개",
+    "step {i:>2}: {m:>2} messages sent, input_tokens {n:>6,} -> {calls}":
+        "{i:>2}단계: 메시지 {m:>2}개 보냄, input_tokens {n:>6,} → {calls}",
+    "answer": "답",
+    "notebook: {v}": "노트북:   {v}",
+    "growth per step: {v}": "단계마다 늘어난 토큰: {v}",
+    "steps": "단계 수",
+    "total sent (measured)": "보낸 토큰 전체 (측정)",
+    "token kind": "토큰 종류",
+    "$ per MTok": "백만 토큰당 $",
+    "x input": "입력 대비 배수",
+    "input": "입력",
+    "output": "출력",
+    "history part": "히스토리 부분",
+    "cost $": "비용 $",
+    "cached $": "캐시 포함 $",
+    "English": "영어",
+    "Python": "파이썬 코드",
+    "Korean": "한국어",
+    "emoji": "이모지",
+    "log line": "로그 한 줄",
+    "chars": "문자 수",
+    "chars/4": "문자 수/4",
+    "bytes/4": "바이트 수/4",
+    "count": "카운트",
+    "count ÷ chars/4": "카운트 ÷ 문자 수/4",
+    "rule": "규칙",
+    "after 1": "메모 1건 뒤",
+    "after 12": "메모 12건 뒤",
+    "of the truth": "실제 대비",
+    "first says > {b:,}": "처음 {b:,} 초과로 본 때",
+    "never": "없음",
+    "after note {k} (truly {t:,})": "메모 {k}건 뒤 (실제 {t:,})",
+    "rel. error": "오차",
+    "calibrated": "보정한 추정치",
+    # lesson 02
+    "stopped: {s} ...": "멈춘 이유: {s} ...",
+    "score:   {s}": "점수:    {s}",
+    "message {i}, block {j}, ids {ids}": "메시지 {i}, 블록 {j}, tool_use_id {ids}",
+    "that block: {b}": "그 블록: {b}",
+    "answer: {a}": "답: {a}",
+    "(none: the run ended without one)": "(없음: 답 없이 끝난 실행)",
+    "last_n(full.history, {k}) starts at message {i}: {kind} -> {verdict}":
+        "last_n(full.history, {k})의 첫 메시지는 {i}번: {kind} → {verdict}",
+    "valid": "유효",
+    "the 400": "400 오류",
+    "the marker: {m}": "잘라내기 표시: {m}",
+    "messages in each history: {d}": "히스토리별 메시지 수: {d}",
+    "task:   {t}": "과제: {t}",
+    "turn 2: {t}": "사용자 턴 2: {t}",
+    "then:   {a} ... {b}": "이어서: {a} ... {b}",
+    "last:   {t}": "마지막 턴: {t}",
+    "{role}: {text}": "{role}: {text}",
+    "sent": "보낸 메시지",
+    "kept": "제약 유지",
+    "peak": "최대치",
+    "choice": "선택",
+    "prec.": "정밀도",
+    "lists": "목록",
+    "reads": "읽기",
+    "truth: {t}": "정답: {t}",
+    "{label}: {answer}  ({detail})": "{label}: {answer}  ({detail})",
+    # lessons 03-03b
+    "{n:>5,} tokens -> read_file at offset {o}": "{n:>5,} 토큰 → read_file(offset={o})",
+    "stopped": "멈춘 이유",
+    "read_file capped at N characters: with a notice | silent":
+        "read_file 상한 N자: 안내문 있음 | 말없이 자르기",
+    # lesson 04
+    "accepted: {r} -> {calls}": "받아들여짐: {r} → {calls}",
+    "the call:   {c}": "호출:    {c}",
+    "its result: {r}": "그 결과: {r}",
+    "{label} -> {stopped}": "{label} → {stopped}",
+    # lesson 04b
+    "defaults": "기본값",
+    "request {i:>2}: {n:,} tokens seen; {events}": "요청 {i:>2}: 모델이 본 토큰 {n:,}; {events}",
+    "history": "히스토리",
+    "append-only (200K window)": "추가 전용 (200K 윈도우)",
+    "clearing": "비우기",
+    "clearing, clear_at_least 2,000": "비우기, clear_at_least 2,000",
+    "read": "캐시 읽기",
+    "written": "캐시 쓰기",
+    "uncached": "캐시 안 됨",
+    "cost": "비용",
+    "thinking": "사고 블록",
+    "notes in": "메모 위치",
+    "listings": "목록 조회",
+    "dropped": "버린 사고 블록",
+    # lesson 05
+    "last step: {e}": "마지막 단계: {e}",
+    "raw blocks": "블록 그대로",
+    "transcript": "트랜스크립트",
+    "outcome": "결과",
+    "score": "성공",
+    "folded": "접은 메시지",
+    "before": "접기 전",
+    "after": "접은 뒤",
+    "summary call in": "요약 호출 입력",
+    "out": "출력",
+    "the answer: {a}": "답: {a}",
+    "tokens, summaries included": "입력 토큰 (요약 포함)",
+    "free-form": "자유 형식",
+    "paraphrase": "바꿔 쓰기",
+    "paraphrase + user's words": "바꿔 쓰기 + 사용자의 말",
+    "structured": "구조화",
+    "its answer: {a}": "모델의 답: {a}",
+    "(none)": "(없음)",
+    # lesson 05b
+    "80% of the window": "윈도우의 80%",
+    "the API's default": "API의 기본값",
+    "peak request": "가장 큰 요청",
+    "input, all calls": "입력, 모든 호출",
+    "$, cached": "$ (캐시 포함)",
+    "largest history": "가장 긴 히스토리",
+    "+summaries": "+요약 호출",
+    "summaries by": "요약한 모델",
+    "summary tokens in/out": "요약 토큰 입력/출력",
+    "summaries $": "요약 $",
+    "run $": "실행 $",
+    "paused:    {r} {types} input_tokens {n} {its}": "일시 정지: {r} {types} input_tokens {n} {its}",
+    "continued: {r} {types} input_tokens {n}": "이어서:    {r} {types} input_tokens {n}",
+    "requests": "요청 수",
+    "compacted at": "압축한 단계",
+    "summaries in": "요약 입력",
+    # lessons 06-06b
+    "notes": "메모",
+    "total incl. summaries": "입력 토큰 (요약 포함)",
+    "summaries": "요약 호출",
+    "with notes: {a}": "메모가 있으면: {a}",
+    "input tokens": "입력 토큰",
+    "last request": "마지막 요청",
+    "tool definition: {d}": "도구 정의: {d}",
+    "tool calls: {c}": "도구 호출: {c}",
+    # lesson 07 (its short column heads: bench's keys)
+    "strategy": "전략",
+    "folds": "접기",
+    "$ cached": "$ 캐시 포함",
+    "$ no cache": "$ 캐시 없음",
+    "input x": "입력 배수",
+    "peak x": "최대치 배수",
+    "$ x": "$ 배수",
+    "$ floor": "$ 하한",
+    "cache saves": "캐시 절감",
+    # lessons 08-09 and appendix A
+    "set-up": "구성",
+    "largest window": "가장 큰 윈도우",
+    "per request (read/written)": "요청별 (읽기/쓰기)",
+    "tools": "도구 수",
+    "definitions": "정의 토큰",
+    "every def.": "모든 정의",
+    "deferred": "지연 로딩",
+    "ratio": "비율",
+    "dollars": "달러",
+    "results read": "읽은 결과",
+    "client search": "클라이언트 검색",
+    "refused ({error})": "거부 ({error})",
+    # the solutions' own prints
+    "{m} | {n} tools | task: {task}": "{m} | 도구 {n}개 | 과제: {task}",
+    "{n} messages: {roles}": "메시지 {n}개: {roles}",
+    "incident.log: {n:,} characters; its first two lines:": "incident.log: {n:,}자. 처음 두 줄:",
+    "parse_notice reads back: {r}": "parse_notice가 읽어 낸 값: {r}",
+    "the model sees: {name} {params}": "모델이 보는 도구: {name} {params}",
+    "{m} messages, {n:,} tokens, {k} tool results; the first answers {first}":
+        "메시지 {m}개, {n:,} 토큰, 도구 결과 {k}개. 첫 결과가 답하는 호출: {first}",
+    "the placeholder: {p}": "자리표시자: {p}",
+    "{meter}: characters / 4 says {a:,} tokens, calibrated {b:,}":
+        "{meter}: 문자 수/4로는 {a:,} 토큰, 보정하면 {b:,} 토큰",
+    "ready: {rules}": "준비됨: {rules}",
+    "prices, USD per million tokens: {p}": "가격 (백만 토큰당 USD): {p}",
+    "lead: {n} requests, {score}": "리드: 요청 {n}번, {score}",
+    "  {label}: {n} requests, {t:,} input tokens": "  {label}: 요청 {n}번, 입력 토큰 {t:,}",
+    "the notice: {notice}": "안내문: {notice}",
+    "{n} tools, {t:,} tokens of definitions": "도구 {n}개, 정의 {t:,} 토큰",
+    "the first: {name} - {description} ...": "첫 도구: {name} - {description} ...",
+    "Run({label!r}: {stopped}, {calls} calls, {total:,} input tokens in all, peak {peak:,}, "
+    "{score})": "Run({label!r}: {stopped}, 요청 {calls}번, 전체 입력 토큰 {total:,}, 최대치 "
+                "{peak:,}, {score})",
     "The notebook's version and agentlib's agree: same requests, same history.":
         "노트북의 버전과 agentlib의 버전이 일치합니다: 요청도 히스토리도 같습니다.",
     "fitted line: input tokens ~ {a:,.0f} + {b:,.0f} * step":
@@ -418,7 +721,7 @@ PRINTED: dict[str, str] = {
     "in the full history:   message {i} ({role}), its result is message {j}":
         "전체 히스토리에서:   메시지 {i} ({role}), 그 결과는 메시지 {j}",
     "the cut dropped messages 0 .. {a} and kept {b} onwards":
-        "잘라내기가 메시지 0 .. {a}을(를) 버리고 메시지 {b}부터 남겼습니다",
+        "잘라내기가 메시지 0 .. {a:을} 버리고 메시지 {b}부터 남겼습니다",
     "both accepted":
         "둘 다 수락됨",
     "{stopped} after {n} requests":
@@ -460,7 +763,8 @@ PRINTED: dict[str, str] = {
     "search('timeout_s'): {n} tokens":
         "search('timeout_s'): {n} 토큰",
     "tool results: search + one read {a:,} tokens; the agent's list + 13 reads {b:,} tokens":
-        "도구 결과: search + 읽기 한 번 {a:,} 토큰, 에이전트의 목록 + 읽기 13번 {b:,} 토큰",
+        "도구 결과: search() 한 번 + read_file() 한 번 {a:,} 토큰, 에이전트의 list_files() + "
+        "read_file() 13번 {b:,} 토큰",
     "step {i}: {n:>5,} tokens -> {calls}":
         "{i}단계: {n:>5,} 토큰 -> {calls}",
     "answers":
@@ -528,7 +832,7 @@ PRINTED: dict[str, str] = {
     "the last request: notes and task {a:,}, calls {b:,}, placeholders {c:,}, live results {d:,} tokens":
         "마지막 요청: 메모와 과제 {a:,}, 호출 {b:,}, 자리표시자 {c:,}, 남아 있는 결과 {d:,} 토큰",
     "naive boundary: message {i} ({role}), which opens with a {kind}":
-        "단순한 경계: 메시지 {i} ({role}), {kind} 블록으로 시작합니다",
+        "순진한 경계: 메시지 {i} ({role}), {kind} 블록으로 시작합니다",
     "boundary {a} -> {b}: keeps {n} messages, opening with the {name} call; valid":
         "경계 {a} -> {b}: 메시지 {n}개를 남기고 {name} 호출로 시작합니다. 유효합니다",
     "safe_cut == agentlib.context.truncate.safe_start on every boundary":
@@ -547,14 +851,14 @@ PRINTED: dict[str, str] = {
         "             요약 호출이 max_tokens 2,048로 {n:,} 토큰을 보냄: 윈도우에 {left:,} 토큰 남음, {used:,} 토큰 사용{cut}",
     " (cut short)":
         " (중간에 잘림)",
-    "raw chars/4: the check saw {n:,} tokens; the request was {was}":
-        "보정 없는 chars/4: 검사가 본 크기는 {n:,} 토큰, 실제 요청은 {was}",
+    "raw chars/4: the check saw {n:,} tokens; the request: {was}":
+        "보정 없는 문자 수/4: 검사가 본 크기는 {n:,} 토큰, 실제 요청의 결과: {was}",
     "from {a} to {b}":
         "{a}부터 {b}까지",
     "after step {i:>2}: {n:>4} tokens, {k:>2} notes, {span}":
         "{i:>2}단계 뒤: {n:>4} 토큰, 메모 {k:>2}개, {span}",
     "paraphrase, last request: '$1,400' appears: {a} | 'at most' appears: {b}":
-        "paraphrase, 마지막 요청: '$1,400'이 있는가: {a} | 'at most'가 있는가: {b}",
+        "바꿔 쓰기의 마지막 요청에 '$1,400'이 있는가: {a} | 'at most'가 있는가: {b}",
     "with the user's words pinned, the last request holds the limits verbatim: {b}":
         "사용자의 말을 고정하면 마지막 요청에 제약이 원문 그대로 남는가: {b}",
     "past_messages == agentlib's message trigger on every prefix":
@@ -582,7 +886,8 @@ PRINTED: dict[str, str] = {
     "memory/memories/{path}: {n} lines; the first five:":
         "memory/memories/{path}: {n}줄. 처음 다섯 줄:",
     "clearing acted before {a} requests, compaction before {b} (request {which}); the notes file grew to {n:,} tokens, outside the window":
-        "비우기는 요청 {a}번 앞에서, 압축은 {b}번 앞에서(요청 {which}) 동작했습니다. 메모 파일은 윈도우 밖에서 {n:,} 토큰까지 늘었습니다",
+        "비우기는 {a}번, 압축은 {b}번(요청 {which} 직전) 동작했습니다. 메모 파일은 윈도우 밖에서 "
+        "{n:,} 토큰까지 늘었습니다",
     "working in a fresh temp folder":
         "새 임시 폴더에서 작업합니다",
     "the process died after writing {n} characters":
@@ -609,8 +914,8 @@ PRINTED: dict[str, str] = {
         "에이전트의 도구가 있을 때: {stop} {calls}",
     "without tools:         {stop} {n} tokens:\n":
         "도구가 없을 때:         {stop} {n} 토큰:\n",
-    "next request, {label:29}: input_tokens {n:>5,}; iterations: {its}":
-        "다음 요청, {label:29}: input_tokens {n:>5,}; iterations: {its}",
+    "next request, {label:29}: input_tokens {n:>5,}; usage.iterations: {its}":
+        "다음 요청, {label:29}: input_tokens {n:>5,}; usage.iterations: {its}",
     "whole content":
         "내용 전체",
     "without the compaction block":
@@ -618,10 +923,10 @@ PRINTED: dict[str, str] = {
     "none":
         "없음",
     # lessons 01-02: new printed sentences (issue 23; add right below this line)
-    "the course's catalog gives {model} {n} tokens; the docs' table gives {m} for Claude "
-    "Sonnet 5 with auto (docs/api-facts.md 8.5)":
-        "코스의 카탈로그에서 {model}의 값은 {n} 토큰, 문서의 표에서 Claude Sonnet 5"
-        "(auto)의 값은 {m} 토큰입니다 (docs/api-facts.md 8.5)",
+    "the course's catalog gives {model} {n} tokens; the docs' table gives {m} for "
+    "claude-sonnet-5 with auto (docs/api-facts.md 8.5)":
+        "코스의 카탈로그에서 {model}의 값은 {n} 토큰, 문서의 표에서 claude-sonnet-5"
+        "(tool_choice=auto)의 값은 {m} 토큰입니다 (docs/api-facts.md 8.5)",
     "the log: {c:,} characters, {n:,} tokens: {r:.2f} tokens for every 4 characters":
         "로그: {c:,}자, {n:,} 토큰. 4자마다 {r:.2f} 토큰입니다",
     # lesson 03: new printed sentences (issue 23; add right below this line)
@@ -647,7 +952,7 @@ PRINTED: dict[str, str] = {
     "\n{label}: a request after a clearing writes {n:,} tokens to the cache, on average":
         "\n{label}: 비우기 뒤의 요청은 평균 {n:,} 토큰을 캐시에 씁니다",
     "{m}: accepts thinking {t}; display {d}; binds thinking to the conversation: {b}":
-        "{m}: 받는 사고 설정 {t}; 표시 방식 {d}; 사고 블록을 대화에 묶음: {b}",
+        "{m}: 받는 thinking 설정 '{t}', thinking.display '{d}', 사고 블록을 대화에 묶음: {b}",
     "thinking (shown: {s!r}, signature of {n} characters)":
         "사고 블록(보이는 텍스트: {s!r}, 서명 {n}자)",
     "accepted":
@@ -673,21 +978,21 @@ PRINTED: dict[str, str] = {
         "캐시 읽기: 입력 가격의 {r:.2f}배, 캐시 쓰기: {w:.2f}배",
     "before step {i}: {n} messages folded; the compaction request sent {a:,} tokens, "
     "its block holds {b:,}":
-        "단계 {i} 전: 메시지 {n}개를 접었습니다. 압축 요청은 {a:,} 토큰을 보냈고, 그 블록은 "
+        "{i}단계 전: 메시지 {n}개를 접었습니다. 압축 요청은 {a:,} 토큰을 보냈고, 그 블록은 "
         "{b:,} 토큰입니다",
     "{kind} block, signed: {s}; then in the same message: {then}":
         "{kind} 블록, 서명 있음: {s}. 같은 메시지에서 그 뒤: {then}",
     "on demand": "온디맨드",
     # lesson 06 and appendix A: new printed sentences (issue 23; add right below this line)
     "keep 4 + notes: {r:.2f}x the total input tokens of keep 6 + notes, {s:.2f}x those of keep 6":
-        "keep 4 + notes: 전체 입력 토큰이 keep 6 + notes의 {r:.2f}배, keep 6의 {s:.2f}배",
+        "keep 4 + 메모: 전체 입력 토큰이 keep 6 + 메모의 {r:.2f}배, keep 6의 {s:.2f}배",
     "resuming saves {n} requests and {pct:.0%} of the input tokens of a cold start with notes":
         "이어서 하면 메모가 있는 콜드 스타트보다 요청 {n}번과 입력 토큰의 {pct:.0%}를 아낍니다",
     # lessons 07-08: new printed sentences (issue 23; add right below this line)
     "a cache write costs {w:g}x the input price, a cache read {r:g}x":
         "캐시 쓰기는 입력 가격의 {w:g}배, 캐시 읽기는 {r:g}배입니다",
     "{n} saved rows, written by: {command}":
-        "저장된 행 {n}개, 만든 명령: {command}",
+        "저장된 행 {n}개, 만든 명령: `{command}`",
     "reads capped at {n:,} characters":
         "읽기 상한 {n:,}자",
     "notes tool":
@@ -701,7 +1006,7 @@ PRINTED: dict[str, str] = {
     "large size: audit of {a} files, needle of {b:,} lines, {c} lookups, a {w:,}-token window":
         "큰 크기: 감사 과제 파일 {a}개, 바늘 찾기 {b:,}줄, 조회 {c}번, {w:,} 토큰 윈도우",
     "with these prices (w - r) / r = {x:g}":
-        "이 가격에서 (w - r) / r = {x:g}",
+        "이 가격에서 `(w - r) / r` = {x:g}",
     "one result, only the newest block marked":
         "결과 하나, 가장 새 블록만 표시",
     "a batch of 10 results, only the newest marked":
@@ -733,7 +1038,7 @@ PRINTED: dict[str, str] = {
     "no cache":
         "캐시 없음",
     "dollars under each pricing; a slow step comes 6 minutes after the one before, past the 5-minute ttl":
-        "가격별 달러. 느린 단계는 앞 요청보다 6분 늦게 와서 5분 ttl을 넘깁니다",
+        "가격별 달러. 느린 단계는 앞 요청보다 6분 늦게 와서 5분짜리 캐시 수명을 넘깁니다",
     "each bill as a multiple of append-only's under the same prices (its rank)":
         "같은 가격에서 추가 전용 청구액에 대한 배수(괄호 안은 순위)",
     "one result cleared, only the newest block marked: pays after {a:.0f} requests at the catalog's reads, {b:.0f} at 0.10x":
@@ -837,13 +1142,13 @@ PRINTED.update({
     "one breakpoint, at the end": "끝에만 중단점 하나",
     "another at message {i}": "메시지 {i}에 하나 더",
     "{label}: {d} positions after A's write of {a:,} tokens; read {r:,}, written {w:,}":
-        "{label}: A가 쓴 {a:,} 토큰 항목에서 {d}위치 뒤; 읽기 {r:,}, 쓰기 {w:,}",
+        "{label}: A가 쓴 {a:,} 토큰 항목에서 {d}위치 뒤. 읽기 {r:,}, 쓰기 {w:,}",
     "an hour costs {a:.2f}x more per token written, a lapse {b:.2f}x more per token it "
     "would have read: the hour pays once the lapsed reads exceed {x:.3f} of the writes":
         "1시간 캐시는 쓰는 토큰마다 {a:.2f}배 더 들고, 만료는 읽었을 토큰마다 {b:.2f}배 더 "
         "듭니다. 사라진 읽기가 쓰기의 {x:.3f}보다 많아지면 1시간이 이득입니다",
     "{m}: writes {w:,}; one slow step pays from step {i} on (it reads over {t:,.0f})":
-        "{m}: 쓰기 {w:,} 토큰. 단계 {i}부터는 느린 단계 하나로 본전입니다({t:,.0f} 토큰보다 "
+        "{m}: 쓰기 {w:,} 토큰. {i}단계부터는 느린 단계 하나로 본전입니다({t:,.0f} 토큰보다 "
         "많이 읽습니다)",
     "every step": "모든 단계",
     "1 step in {n}": "{n}단계에 1번",
@@ -852,14 +1157,26 @@ PRINTED.update({
     "{m}: {n} requests, read {r:,}, written {w:,}: ${c:.4f} cached, ${u:.4f} uncached":
         "{m}: 요청 {n}번, 읽기 {r:,}, 쓰기 {w:,}: 캐시 ${c:.4f}, 캐시 없음 ${u:.4f}",
     "  diagnostics: {kinds}; the second request missed {a:,} tokens, the last {b:,}":
-        "  진단: {kinds}; 두 번째 요청은 {a:,} 토큰, 마지막 요청은 {b:,} 토큰을 놓쳤습니다",
+        "  진단: {kinds}. 두 번째 요청은 {a:,} 토큰, 마지막 요청은 {b:,} 토큰을 놓쳤습니다",
     "{m}, the time in the task: read {r:,}, written {w:,}: ${c:.4f}; divergences: {k}":
-        "{m}, 과제에 시각: 읽기 {r:,}, 쓰기 {w:,}: ${c:.4f}; 달라진 곳: {k}",
+        "{m}, 시각을 과제에 넣음: 읽기 {r:,}, 쓰기 {w:,}: ${c:.4f}, 달라진 곳 {k}개",
     "no change": "변경 없음",
     "the tools reordered": "도구 순서 변경",
     "thinking changed": "사고 설정 변경",
     "an old result edited": "오래된 결과 편집",
     "the same, stale thinking dropped": "같은 편집, 낡은 사고 블록 제거",
+    # its tables (coursekit.table): headings and cells
+    "minimum prefix": "최소 접두부",
+    "5m write x input": "5분 쓰기 배수",
+    "1h write x input": "1시간 쓰기 배수",
+    "read x input": "읽기 배수",
+    "request": "요청",
+    "prompt": "프롬프트",
+    "uncached $": "캐시 없음 $",
+    "{m} 5m": "{m} 5분",
+    "1h": "1시간",
+    "change": "변경",
+    "missed": "놓친 토큰",
 })
 
 
@@ -895,8 +1212,9 @@ def install_figure_hook() -> bool:
 
 def _record_figure_texts() -> None:
     """Save each figure's words with its image in the notebook (output metadata
-    `agentlib.figure_texts`), so tests/test_korean_figures.py can read what a Korean
-    notebook's figures say without drawing them again."""
+    `agentlib.figure_texts`), and what is wrong with where they sit (`agentlib.layout`,
+    coursekit.viz.layout), so tests/test_korean_figures.py can read what a Korean notebook's
+    figures say and how they are laid out without drawing them again."""
     try:
         from matplotlib_inline import backend_inline
     except ImportError:
@@ -910,12 +1228,18 @@ def _record_figure_texts() -> None:
         # called inside a cell or a function, before the post_execute hook: translate it here
         localize_figure(fig)
         metadata = dict(fetch(fig) or {})
-        metadata["agentlib"] = {"figure_texts": figure_texts(fig)}
+        from coursekit.viz.layout import problems  # noqa: PLC0415 (viz imports this module)
+
+        metadata["agentlib"] = {"figure_texts": figure_texts(fig), "layout": problems(fig)}
         return metadata
 
     with_texts._agentlib = True
     backend_inline._fetch_figure_metadata = with_texts
 
+
+# agentlib's own sentences (`print(run)`, a score's detail) in the learner's words: agentlib
+# imports nothing of the course, so the course hands it `say`.
+words.set_say(say)
 
 # A Korean lesson that draws with matplotlib alone (no coursekit.viz, which installs the hook
 # too) gets Korean, recorded figures as soon as it imports `say`: in a running IPython kernel

@@ -612,7 +612,7 @@ def _server_side(args: dict) -> str:
 
 def _score(variant: str, truth: dict, data: OpsData, answer: str) -> Score:
     if variant == "incident":
-        said = {k: (m.group(1).strip().strip("`*") if (m := re.search(
+        said = {k: (m.group(1).strip().strip("`*.,") if (m := re.search(  # "Mateo Rossi." too
                 rf"\b{k}\s*[:=]\s*`?([^;`\n]+)", answer, re.I)) else None)
                 for k in ("service", "deployment", "oncall")}
         right = [k for k in said if said[k] == truth[k]]

@@ -177,7 +177,8 @@ class CourseModel:
         cfg = thinking.config(row, request)
         checks.forced_tool(request)
         segments(request)  # checks the cache breakpoints
-        seen = thinking.seen(row, cfg, request.get("system"), request["messages"])
+        seen = thinking.seen(row, cfg, request.get("tools"), request.get("system"),
+                             request["messages"])
         catalog = tooling.Catalog(request.get("tools"), request["messages"])
         if not counting:
             servertools.check_resume(request, request["messages"])
@@ -251,7 +252,7 @@ class CourseModel:
         output_tokens = min(tokens.count([b for b in content if b["type"] not in
                                           tooling.SERVER_BLOCKS and not b.get("caller")]), budget)
         thought = sum(tokens.count(b) for b in content if b["type"] == "thinking")
-        content = reply.sign(row, cfg, content, system, request["messages"],
+        content = reply.sign(row, cfg, content, request.get("tools"), system, request["messages"],
                              summaries=self.thinking_summaries)
         if iterations is not None:
             iterations.append(_iteration("message", input_tokens, output_tokens))

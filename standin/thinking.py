@@ -90,8 +90,10 @@ def _canonical(x):
     return x
 
 
-def prefix_digest(system, messages: list[dict]) -> str:
-    data = json.dumps(_canonical([system, messages]), ensure_ascii=False)
+def prefix_digest(tools, system, messages: list[dict]) -> str:
+    """A bound block's prefix: "the top-level `system` prompt, `tools`, and `messages` before
+    the block" (docs/api-facts.md 9.4)."""
+    data = json.dumps(_canonical([tools or [], system, messages]), ensure_ascii=False)
     return hashlib.sha256(data.encode("utf-8")).hexdigest()[:32]
 
 
@@ -122,7 +124,7 @@ def summary(text: str) -> str:
                      for line in text.splitlines())
 
 
-def block(row: Model, cfg: dict, text: str, system, messages: list[dict], *,
+def block(row: Model, cfg: dict, text: str, tools, system, messages: list[dict], *,
           summaries: bool = False) -> dict:
     """A signed thinking block for the reply to `messages`. With `summaries`, a
     `between_tools` block shown summarized shows `summary(text)`; the signature keeps the
@@ -131,7 +133,7 @@ def block(row: Model, cfg: dict, text: str, system, messages: list[dict], *,
     if summaries and shown and cfg["type"] == "between_tools":
         shown = summary(text)
     return {"type": "thinking", "thinking": shown,
-            "signature": sign(row, text, shown, prefix_digest(system, messages))}
+            "signature": sign(row, text, shown, prefix_digest(tools, system, messages))}
 
 
 # ---------------------------------------------------------------- the history
@@ -147,7 +149,7 @@ def _current_turn(messages: list[dict]) -> int:
     return 0
 
 
-def seen(row: Model, cfg: dict | None, system, messages: list[dict]) -> list[dict]:
+def seen(row: Model, cfg: dict | None, tools, system, messages: list[dict]) -> list[dict]:
     """The history as the model sees it: thinking blocks checked (400 if changed), their
     hidden text restored, and earlier turns' thinking dropped on models that do not keep it."""
     last_assistant = max((i for i, m in enumerate(messages) if m["role"] == "assistant"),
@@ -167,7 +169,8 @@ def seen(row: Model, cfg: dict | None, system, messages: list[dict]) -> list[dic
             if i < turn and not row.keeps_thinking:
                 continue  # stripped, unread, as the API does on these models
             where = f"messages.{i}.content.{j}"
-            content.append(_checked(row, b, where, i == last_assistant, system, messages[:i]))
+            content.append(_checked(row, b, where, i == last_assistant, tools, system,
+                                    messages[:i]))
         if content or not m["content"]:
             out.append({**m, "content": content})
     final = messages[-1]
@@ -182,7 +185,7 @@ def seen(row: Model, cfg: dict | None, system, messages: list[dict]) -> list[dic
     return out
 
 
-def _checked(row: Model, b: dict, where: str, latest: bool, system, before) -> dict:
+def _checked(row: Model, b: dict, where: str, latest: bool, tools, system, before) -> dict:
     if b["type"] == "redacted_thinking":  # never made here, so never valid (course wording)
         raise APIError(400, f"{where}: Invalid `data` in `redacted_thinking` block")
     payload = open_signature(b.get("signature"))
@@ -194,7 +197,7 @@ def _checked(row: Model, b: dict, where: str, latest: bool, system, before) -> d
                            "latest assistant message cannot be modified. These blocks must "
                            "remain as they were in the original response.")
         raise APIError(400, f"{where}: Invalid `signature` in `thinking` block")
-    if row.binds_thinking and payload["prefix"] != prefix_digest(system, before):
+    if row.binds_thinking and payload["prefix"] != prefix_digest(tools, system, before):
         raise APIError(400, f"{where}: Invalid `signature` in `thinking` block. The block is "
                        "bound to a different conversation. Remove the block, or set "
                        "`thinking.block_binding.prefix_mismatch_behavior` to \"drop_block\". "

@@ -3,7 +3,18 @@ signed blocks that must come back unmodified, thinking as context, and the
 `clear_thinking_20251015` edit (docs/api-facts.md sections 6.4 and 9)."""
 
 import pytest
-from apitools import MODEL, SONNET, TASK, as_param, ask, connect, message, no_network, refused  # noqa: F401
+from apitools import (  # noqa: F401
+    LOG_TOOL,
+    MODEL,
+    SONNET,
+    TASK,
+    as_param,
+    ask,
+    connect,
+    message,
+    no_network,
+    refused,
+)
 
 from agentlib import tokens
 from agentlib.messages import tool_result, user
@@ -110,11 +121,11 @@ def test_earlier_thinking_counts_as_context_where_the_model_keeps_it():
         first, history = loop_once(c, model=model, thinking=thinking)
         history += [as_param(ask(c, history, model=model, thinking=thinking, max_tokens=2048)),
                     user("Thanks. Anything else?")]
-        counted = c.messages.count_tokens(model=model, messages=history, tools=[],
-                                          thinking=thinking).input_tokens
+        counted = c.messages.count_tokens(model=model, messages=history, tools=[LOG_TOOL],
+                                          thinking=thinking).input_tokens  # the same tools
         without = [{**m, "content": [b for b in m["content"] if b.get("type") != "thinking"]}
                    for m in history]
-        bare = c.messages.count_tokens(model=model, messages=without, tools=[],
+        bare = c.messages.count_tokens(model=model, messages=without, tools=[LOG_TOOL],
                                        thinking=thinking).input_tokens
         hidden = first.usage.output_tokens_details.thinking_tokens
         assert (counted - bare >= hidden) if kept else counted == bare

@@ -1,8 +1,8 @@
 """Bound thinking through the real SDK (lesson 4b): `between_tools` notes shown as a summary
 with `thinking_summaries=True` while the signature keeps the full notes, a client-side
 clearing edit invalidating the blocks after it, `drop_stale_thinking` making the history
-sendable again, and server-side edits leaving the blocks valid (docs/api-facts.md 9.4,
-9.6, 9.7)."""
+sendable again, a changed tool list or system prompt invalidating them too, and server-side
+edits leaving the blocks valid (docs/api-facts.md 9.4, 9.6, 9.7)."""
 
 import pytest
 from apitools import SONNET, as_param, connect, message, no_network, refused  # noqa: F401
@@ -68,6 +68,21 @@ def test_a_client_side_clearing_invalidates_the_blocks_after_it():
     kept = [i for i, m in enumerate(sendable) for b in blocks(m) if b["type"] == "thinking"]
     assert kept == [1]  # only the block before the first cleared result survives
     assert create(c, work, sendable).stop_reason == "tool_use"
+
+
+def test_the_tools_and_the_system_prompt_are_part_of_a_bound_blocks_prefix():
+    """The docs: "The top-level `system` prompt, `tools`, and `messages` before the block are
+    its prefix" (docs/api-facts.md 9.4). The same history with a tool added, the tools
+    reordered or the system prompt changed is refused; the same request is accepted."""
+    c = connect(model=SONNET)
+    work, history = audit_start(c)
+    grep = {"name": "grep", "description": "Search the files.",
+            "input_schema": {"type": "object", "properties": {}}}
+    for change in ({"tools": work.tools + [grep]}, {"tools": work.tools[::-1]},
+                   {"system": DEFAULT_SYSTEM + " Be brief."}):
+        e = refused(lambda change=change: create(c, work, history, **change))
+        assert "The block is bound to a different conversation." in message(e), change
+    assert create(c, work, history).stop_reason == "tool_use"
 
 
 def test_dropped_summarized_blocks_leave_only_their_summary():

@@ -682,10 +682,10 @@ def test_the_notes_in_korean() -> None:
     results = ex2_results(ALIASED_EX2)
     [line, *_] = grading.note_lines(results["ex2.safe_truncate"], language="ko")
     assert line.split(None, 1) == ["참고", "ex2.safe_truncate: 코스에 이미 있는 `truncate`, "
-                                   "`safe_start`을(를) 가져다 씁니다. 직접 작성하세요: 수업 "
+                                   "`safe_start`를 가져다 씁니다. 직접 작성하세요: 수업 "
                                    "채점기는 이렇게 통과한 검사에 점수를 주지 않습니다"]
     failed = ex2_results(ALIASED_EX2, own_work="fail")["ex2.find_split"][0]
-    assert "코스에 이미 있는 `validate`을(를) 가져다 씁니다" in failed.line(language="ko")
+    assert "코스에 이미 있는 `validate`를 가져다 씁니다" in failed.line(language="ko")
     tampered = grading.translate("switched off the watch (sys.settrace) while it ran: the "
                                  "grader cannot tell whose code ran, so the check earns no points")
     assert tampered.startswith("실행 중에 채점기의 감시를 껐습니다(sys.settrace)")

@@ -242,7 +242,7 @@ def test_an_untranslated_detail_is_caught():
                         "returned 8, which keeps only 1 messages; the boundary may be at most 7")
     assert problems(translated) == []
     line = translated.line(language="ko")
-    assert "테스트 히스토리 #3(메시지 9개, keep=2)에서 8을(를) 반환했습니다" in line, line
+    assert "테스트 히스토리 #3(메시지 9개, keep=2)에서 8을 반환했습니다" in line, line
 
 
 def test_a_lost_number_is_caught(monkeypatch):

@@ -34,6 +34,9 @@ def test_scorers_can_fail():
     t = w.truth
     right = f"service: {t['service']}; deployment: {t['deployment']}; oncall: {t['oncall']}"
     assert w.score(right).success
+    assert w.score(f"My pick: {right}.").success  # a sentence's full stop is not the name's
+    assert w.score(f"service: `{t['service']}`; deployment: **{t['deployment']}**; "
+                   f"oncall: {t['oncall']}.").success
     assert not w.score(right.replace(t["deployment"], "dep-00000")).success
     assert not w.score(None).success
     inv = workloads.ops(variant="invoices")

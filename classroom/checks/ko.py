@@ -3,20 +3,24 @@ Korean hint, or "" to keep the check's hint). `check()` uses them in a Korean no
 the grader with `--lang ko`; tests/test_i18n.py fails when a check has no entry here.
 
 `PHRASES_KO`: the classroom's own fixed phrases (English -> Korean, `{name}` filled in),
-which `classroom.grading.translate` tries before the course's catalog (coursekit.i18n).
+which `classroom.grading.translate` tries before the course's catalog (coursekit.i18n). A
+particle after a value is the tail of its placeholder, written as after a consonant:
+"{got:을}" is 3을 or 2를 (coursekit/particles.py; never 을(를)).
 """
+
+from coursekit.i18n import templates
 
 PHRASES_KO: dict[str, str] = {
     # graded work is the learner's own (classroom/ownwork.py, classroom/grading.py)
     "NOTE": "참고",
     "uses the course's own {names}; write it yourself: a check passed that way earns no "
-    "points": "코스에 이미 있는 {names}을(를) 가져다 씁니다. 직접 작성하세요: 이렇게 통과한 "
+    "points": "코스에 이미 있는 {names:을} 가져다 씁니다. 직접 작성하세요: 이렇게 통과한 "
               "검사는 점수를 받지 못합니다",
     "uses the course's own {names}; write it yourself: the class grader gives no points to a "
-    "check passed that way": "코스에 이미 있는 {names}을(를) 가져다 씁니다. 직접 작성하세요: "
+    "check passed that way": "코스에 이미 있는 {names:을} 가져다 씁니다. 직접 작성하세요: "
                              "수업 채점기는 이렇게 통과한 검사에 점수를 주지 않습니다",
     "uses the exercise checks' own {names}; write it yourself: the class grader's kernel "
-    "cannot import classroom.checks": "연습 문제 검사에 있는 {names}을(를) 가져다 씁니다. 직접 "
+    "cannot import classroom.checks": "연습 문제 검사에 있는 {names:을} 가져다 씁니다. 직접 "
                                       "작성하세요: 수업 채점기의 커널에서는 classroom.checks를 "
                                       "가져올 수 없습니다",
     "{what} while it ran: the grader cannot tell whose code ran, so the check earns no "
@@ -24,7 +28,7 @@ PHRASES_KO: dict[str, str] = {
               "점수를 받지 못합니다",
     "its notebook's code names {names}, which no exercise needs and which could switch off "
     "the grader's watch: the check earns no points": "노트북 코드가 어떤 연습 문제에도 필요 "
-                                                      "없는 {names}을(를) 씁니다. 채점기의 "
+                                                      "없는 {names:을} 씁니다. 채점기의 "
                                                       "감시를 끌 수 있는 것이므로 이 검사는 "
                                                       "점수를 받지 못합니다",
     "switched off the watch ({event})": "채점기의 감시를 껐습니다({event})",
@@ -70,7 +74,7 @@ PHRASES_KO: dict[str, str] = {
                                                                      "있는 값: {bad}",
     "the history should start with the user's task": "히스토리는 사용자의 과제로 시작해야 합니다",
     "request {i} sent {got} input tokens, the reference loop sent {want}: is every earlier "
-    "message still in the list you send?": "요청 {i}은(는) 입력 토큰 {got}개를 보냈고, 기준 루프는 "
+    "message still in the list you send?": "요청 {i:은} 입력 토큰 {got}개를 보냈고, 기준 루프는 "
                                            "{want}개를 보냈습니다. 보내는 리스트에 앞선 메시지가 "
                                            "모두 남아 있나요?",
     "your loop made {n} requests and stopped; the task needs {m} (stop only when stop_reason "
@@ -91,7 +95,7 @@ PHRASES_KO: dict[str, str] = {
     "the last message should be the model's final answer, unchanged": "마지막 메시지는 모델의 "
                                                                       "최종 답 그대로여야 "
                                                                       "합니다",
-    "the audit is too short (a bug in the check)": "감사 작업이 너무 짧습니다(검사의 버그)",
+    "the audit is too short (a bug in the check)": "감사 과제가 너무 짧습니다(검사의 버그)",
     "with max_steps={k} your loop sent {n} requests; the task needs {m}, so the loop must stop "
     "after {limit}": "max_steps={k}일 때 루프가 요청을 {n}번 보냈습니다. 이 과제에는 {m}번이 "
                      "필요하므로 루프는 {limit}번 뒤에 멈춰야 합니다",
@@ -110,7 +114,7 @@ PHRASES_KO: dict[str, str] = {
                                                                             "{got}입니다",
     "estimate_tokens({text}) should be {want}, got {got}": "estimate_tokens({text})의 기대값은 "
                                                            "{want}, 돌아온 값은 {got}입니다",
-    "for {n} characters the estimate is {want}, got {got}": "{n}자이면 추정값은 {want}인데, "
+    "for {n} characters the estimate is {want}, got {got}": "{n}자이면 추정치는 {want}인데, "
                                                             "돌아온 값은 {got}입니다",
     "session_cost should return a number of dollars, got {type}": "session_cost는 달러 금액을 "
                                                                   "숫자로 반환해야 합니다. "
@@ -139,12 +143,12 @@ PHRASES_KO: dict[str, str] = {
                                                                      "{got}입니다",
     "200 input + 60 max_tokens = 260 > 250, so step 1 fails, got {got}": "입력 200 + max_tokens "
                                                                          "60 = 260 > 250이므로 "
-                                                                         "단계 1에서 실패하는데, "
+                                                                         "1단계에서 실패하는데, "
                                                                          "돌아온 값은 {got}입니다",
     "first_overflow({args}) should be None, got {got}": "first_overflow({args})의 기대값은 None, "
                                                         "돌아온 값은 {got}입니다",
     "in an 8,000-token window the API refused step {refused} (prompt is too long), got {got}": (
-        "8,000 토큰 윈도우에서 API는 단계 {refused}를 거부했습니다(`prompt is too long`). 돌아온 "
+        "8,000 토큰 윈도우에서 API는 {refused}단계를 거부했습니다(`prompt is too long`). 돌아온 "
         "값은 {got}입니다"),
     "with max_tokens=2048, step {short} is the first that leaves less than 2,048 tokens for the "
     "reply, got {got}": "max_tokens=2048이면 응답에 남는 자리가 2,048 토큰보다 적은 첫 단계는 "
@@ -344,7 +348,7 @@ PHRASES_KO: dict[str, str] = {
                         "{i}의 역할이나 블록 수가 바뀌었습니다",
     "empty_result(messages, {id}, placeholder) on {history}: block {j} of message {i} changed, "
     "but only the result of {other} should": "{history}에서 empty_result(messages, {id}, "
-                                             "placeholder)를 호출하니 메시지 {i}의 블록 {j}이(가) "
+                                             "placeholder)를 호출하니 메시지 {i}의 블록 {j:이} "
                                              "바뀌었습니다. 바뀌어야 하는 것은 {other}의 "
                                              "결과뿐입니다",
     "empty_result(messages, {id}, placeholder) on {history} changed the list it was given": (
@@ -411,13 +415,13 @@ PHRASES_KO: dict[str, str] = {
         "도구 결과, 요약 호출이 들어갈 자리가 남지 않습니다"),
     "{where}: the calibrated size is {size}, trigger={trigger}, margin={margin}; {a} is not over "
     "{b} - {c} = {d}, so do not compact (False): every compaction is a paid call and a cache miss": (
-        "{where}: 보정된 크기는 {size}이고 trigger={trigger}, margin={margin}입니다. {a}은(는) {b} "
-        "- {c} = {d}을(를) 넘지 않으므로 압축하지 않아야 합니다(False): 압축할 때마다 요금을 "
+        "{where}: 보정된 크기는 {size}이고 trigger={trigger}, margin={margin}입니다. {a:은} {b} "
+        "- {c} = {d:을} 넘지 않으므로 압축하지 않아야 합니다(False): 압축할 때마다 요금을 "
         "내는 호출이 하나 더 나가고 캐시 미스가 납니다"),
     "{where}: characters / 4 says {raw} tokens, the calibrated meter says {size}; with "
     "trigger={trigger}, margin={margin} the answer is {want}, got {got}": (
         "{where}: 문자 수 / 4로는 {raw} 토큰, 보정된 미터로는 {size} 토큰입니다. "
-        "trigger={trigger}, margin={margin}이면 답은 {want}인데 {got}을(를) 반환했습니다"),
+        "trigger={trigger}, margin={margin}이면 답은 {want}인데 {got:을} 반환했습니다"),
     "should_compact should return True or False, got {got}": (
         "should_compact는 True나 False를 반환해야 합니다. 받은 값: {got}"),
     # ex5.safe_boundary
@@ -428,18 +432,18 @@ PHRASES_KO: dict[str, str] = {
     "safe_boundary should return an index (an int), got {got}": (
         "safe_boundary는 인덱스(int)를 반환해야 합니다. 받은 값: {got}"),
     "safe_boundary {where} returned {cut}: an index from 0 to {n} was expected": (
-        "safe_boundary가 {where} {cut}을(를) 반환했습니다: 0부터 {n}까지의 인덱스여야 합니다"),
+        "safe_boundary가 {where} {cut:을} 반환했습니다: 0부터 {n}까지의 인덱스여야 합니다"),
     "safe_boundary {where} returned {cut}; the summary followed by messages[{start}:] gets the "
     "API's 400: {error}": (
-        "safe_boundary가 {where} {cut}을(를) 반환했습니다. 요약 뒤에 messages[{start}:]를 붙이면 "
+        "safe_boundary가 {where} {cut:을} 반환했습니다. 요약 뒤에 messages[{start}:]를 붙이면 "
         "API가 400으로 거부합니다: \"{error}\""),
     "safe_boundary {where} returned {cut}, which keeps only {k} messages; the boundary may be at "
     "most {most}": (
-        "safe_boundary가 {where} {cut}을(를) 반환했습니다. 그러면 메시지가 {k}개만 남습니다. "
+        "safe_boundary가 {where} {cut:을} 반환했습니다. 그러면 메시지가 {k}개만 남습니다. "
         "경계는 최대 {most}여야 합니다"),
     "safe_boundary {where} returned {cut}; the closest boundary that splits no pair is {want}: "
     "everything before it is folded, so moving further back folds less than it could": (
-        "safe_boundary가 {where} {cut}을(를) 반환했습니다. 쌍을 가르지 않는 가장 가까운 경계는 "
+        "safe_boundary가 {where} {cut:을} 반환했습니다. 쌍을 가르지 않는 가장 가까운 경계는 "
         "{want}입니다: 경계 앞은 모두 요약으로 접히므로, 더 오래된 쪽으로 옮기면 접을 수 있는 "
         "것보다 덜 접습니다"),
     "safe_boundary {where} changed the list it was given": (
@@ -489,7 +493,7 @@ PHRASES_KO: dict[str, str] = {
         "그대로 전달하세요"),
     "after a crash {where} the folder holds {left}; only notes.md should be there (remove the temp "
     "file when anything fails)": (
-        "{where} 크래시가 난 뒤 폴더에 {left}이(가) 있습니다. notes.md만 있어야 합니다(무엇이든 "
+        "{where} 크래시가 난 뒤 폴더에 {left:이} 있습니다. notes.md만 있어야 합니다(무엇이든 "
         "실패하면 임시 파일을 지우세요)"),
     "after a crash {where} the old notes changed": (
         "{where} 크래시가 난 뒤 이전 메모가 바뀌었습니다"),
@@ -509,7 +513,7 @@ PHRASES_KO: dict[str, str] = {
         "\"{error}\""),
     "safe_path(folder, {name}) returned {got}; {why}, so it must raise ValueError or "
     "PermissionError": (
-        "safe_path(folder, {name})가 {got}을(를) 반환했습니다. {why}: ValueError나 "
+        "safe_path(folder, {name})가 {got:을} 반환했습니다. {why}: ValueError나 "
         "PermissionError를 발생시켜야 합니다"),
     "it is absolute": "절대 경로입니다",
     "it is absolute (names are relative, always)": "절대 경로입니다(이름은 언제나 상대 경로입니다)",
@@ -527,7 +531,7 @@ PHRASES_KO: dict[str, str] = {
     "safe_path should return the path (a Path or str), got {type}": (
         "safe_path는 경로(Path나 str)를 반환해야 합니다. 받은 값의 타입: {type}"),
     "safe_path(folder, {name}) returned {got}, which is not the file {file} inside the folder": (
-        "safe_path(folder, {name})가 {got}을(를) 반환했습니다. 폴더 안의 파일 {file}이(가) 아닙니다"),
+        "safe_path(folder, {name})가 {got:을} 반환했습니다. 폴더 안의 파일 {file:이} 아닙니다"),
     # ex6.resume_notes
     "resume_notes should return (checked, next_file), got {got}": (
         "resume_notes는 (checked, next_file)을 반환해야 합니다. 받은 값: {got}"),
@@ -633,7 +637,7 @@ PHRASES_KO: dict[str, str] = {
     "'{key}' should be an agentlib.tools.Toolbox, got {type}": (
         "'{key}'는 agentlib.tools.Toolbox여야 합니다. 받은 값의 타입: {type}"),
     "the run (one of your strategies or tools)": "실행(여러분의 전략이나 도구 가운데 하나)",
-    "the run reported {type}, not a dict": "실행이 dict가 아니라 {type}을(를) 알려 왔습니다",
+    "the run reported {type}, not a dict": "실행이 dict가 아니라 {type:을} 알려 왔습니다",
     "append-only should solve the check's audit (a bug in the check)": (
         "추가 전용(append-only)은 검사의 감사를 풀어야 합니다(검사의 버그)"),
     "the model refused a request after {n} requests: {error}": (
@@ -677,7 +681,7 @@ PHRASES_KO: dict[str, str] = {
     "fit_result should return a str, got {type}": (
         "fit_result는 str을 반환해야 합니다. 받은 값의 타입: {type}"),
     "{text} takes {n} tokens, within max_tokens={budget}: return it as it is; got {got}": (
-        "{text}은(는) {n} 토큰으로 max_tokens={budget} 안에 들어갑니다: 그대로 반환하세요. 받은 "
+        "{text:은} {n} 토큰으로 max_tokens={budget} 안에 들어갑니다: 그대로 반환하세요. 받은 "
         "값: {got}"),
     "fit_result({text}, {budget}) returned {n} tokens, over the budget: count the notice too: {got}": (
         "fit_result({text}, {budget})가 {n} 토큰을 반환해 예산을 넘었습니다: 안내 줄도 세세요: "
@@ -735,10 +739,10 @@ PHRASES_KO: dict[str, str] = {
         "definition_share는 숫자를 반환해야 합니다. 받은 값의 타입: {type}"),
     "definition_share({n} tools, {request}) returned {got}; the definitions count {d} tokens, so "
     "the share is {want}": (
-        "definition_share(도구 {n}개, {request})가 {got}을(를) 반환했습니다. 정의는 {d} 토큰이므로 "
+        "definition_share(도구 {n}개, {request})가 {got:을} 반환했습니다. 정의는 {d} 토큰이므로 "
         "비율은 {want}입니다"),
     "definition_share([], 500) returned {got}; with no tools it is 0": (
-        "definition_share([], 500)가 {got}을(를) 반환했습니다. 도구가 없으면 0입니다"),
+        "definition_share([], 500)가 {got:을} 반환했습니다. 도구가 없으면 0입니다"),
     "definition_share changed the tools it was given": "definition_share가 받은 도구를 바꿨습니다",
     # ex9.choose_deferred
     "choose_deferred should return a list, got {type}": (
@@ -746,10 +750,10 @@ PHRASES_KO: dict[str, str] = {
     "choose_deferred should return every tool, in the same order": (
         "choose_deferred는 모든 도구를 같은 순서로 반환해야 합니다"),
     "{name} is in keep_loaded but was deferred: the tools every task needs stay loaded": (
-        "{name}은(는) keep_loaded에 있는데 지연됐습니다: 모든 작업에 필요한 도구는 로드된 채로 "
+        "{name:은} keep_loaded에 있는데 지연됐습니다: 모든 작업에 필요한 도구는 로드된 채로 "
         "둡니다"),
     "{name} is not in keep_loaded, so it should carry defer_loading: True": (
-        "{name}은(는) keep_loaded에 없으므로 defer_loading: True가 있어야 합니다"),
+        "{name:은} keep_loaded에 없으므로 defer_loading: True가 있어야 합니다"),
     "{name}: only defer_loading may change; its other fields should stay": (
         "{name}: defer_loading만 바뀔 수 있습니다. 다른 필드는 그대로 두세요"),
     "the API refused the tools choose_deferred returned: {error}": (
@@ -763,20 +767,20 @@ PHRASES_KO: dict[str, str] = {
         "search_tools({query}, top={top})가 블록 {n}개를 반환했습니다"),
     "search_tools({query}) returned {block}; each item should be {'type': 'tool_reference', "
     "'tool_name': ...}": (
-        "search_tools({query})가 {block}을(를) 반환했습니다. 항목마다 {{'type': 'tool_reference', "
+        "search_tools({query})가 {block:을} 반환했습니다. 항목마다 {{'type': 'tool_reference', "
         "'tool_name': ...}}이어야 합니다"),
     "search_tools({query}) referenced {name}, which is not a client tool in `tools` (the API "
     "answers 400 for a reference with no definition)": (
-        "search_tools({query})가 {name}을(를) 참조했는데, `tools`에 있는 클라이언트 도구가 "
+        "search_tools({query})가 {name:을} 참조했는데, `tools`에 있는 클라이언트 도구가 "
         "아닙니다(정의가 없는 참조에 API는 400으로 답합니다)"),
     "search_tools({query}, top=3) returned {found}; {name} should be among them": (
-        "search_tools({query}, top=3)가 {found}을(를) 반환했습니다. 그 안에 {name}이(가) 있어야 "
+        "search_tools({query}, top=3)가 {found:을} 반환했습니다. 그 안에 {name:이} 있어야 "
         "합니다"),
     "the agent did not answer right: {stopped}; {score}; its searches: {searches}": (
         "에이전트가 맞게 답하지 못했습니다(실행 결과: {stopped}). {score}. 에이전트의 검색: "
         "{searches}"),
     # pieces of the details above (last: the first template that matches is used)
-    "chose {model} ({price}, {ram} GB)": "{model}({price}, {ram} GB)을(를) 골랐습니다",
+    "chose {model} ({price}, {ram} GB)": "{model:을} 골랐습니다({price}, {ram} GB)",
     "no known model named": "아는 모델의 이름을 하나도 대지 않았습니다",
     "{hits} of {n} found, {wrong} wrong": "{n}개 중 {hits}개 찾음, 틀림 {wrong}개",
     "mid-write": "쓰는 도중",
@@ -797,7 +801,7 @@ PHRASES_KO: dict[str, str] = {
 
 CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
     ("ex1.agent_loop", "returns (history, input_tokens), one count per request"): (
-        "(history, input_tokens)를 반환하고, 요청마다 개수를 하나씩 기록한다",
+        "`(history, input_tokens)`를 반환하고, 요청마다 개수를 하나씩 기록한다",
         "매 턴마다 `messages` 리스트 전체로 create(...)를 호출하고, 응답을 어시스턴트 메시지로 "
         "추가하세요. stop_reason == 'tool_use'가 아니면 멈추고, 그렇다면 "
         "workload.toolbox.run_all(reply)를 추가하세요. 레슨 01의 '루프를 직접 작성하기' 절을 "
@@ -874,7 +878,7 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "반환하세요",
     ),
     ("ex2.find_split", "finds the orphan a naive cut leaves at the top"): (
-        "단순하게 잘랐을 때 맨 앞에 남는 고아 결과를 찾는다",
+        "순진하게 잘랐을 때 맨 앞에 남는 고아 결과를 찾는다",
         "각 메시지마다 바로 앞 메시지의 tool_use id들을 모으세요. 그 밖의 id를 가리키는 "
         "tool_result가 끊어진 지점입니다",
     ),
@@ -1008,7 +1012,7 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "블록은 그대로 두고 content만 바꾸세요",
     ),
     ("ex4.empty_not_delete", "the result keeps its block and id; its content is the placeholder"): (
-        "결과는 블록과 id를 유지하고, 내용은 자리표시자가 된다",
+        "결과는 블록과 tool_use_id를 유지하고, 내용은 자리표시자가 된다",
         "리스트와, 바꿀 메시지 하나를 복사하세요. 그 메시지 안에서 블록을 {**block, 'content': "
         "placeholder}로 바꾸세요: 타입도 tool_use_id도 그대로입니다",
     ),
@@ -1065,12 +1069,12 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "값과 비교하세요",
     ),
     ("ex5.should_compact", "leaves a history at or under trigger - margin alone"): (
-        "trigger - margin 이하인 히스토리는 그대로 둔다",
+        "`trigger - margin` 이하인 히스토리는 그대로 둔다",
         "return meter.measure(messages) > trigger - margin: 보정된 크기를 트리거에서 여유분을 뺀 "
         "값과 비교하세요. 정확히 trigger - margin이면 넘은 것이 아닙니다",
     ),
     ("ex5.should_compact", "measures with the calibrated meter, not raw characters / 4"): (
-        "단순한 문자 수 / 4가 아니라 보정된 미터로 잰다",
+        "보정 없는 문자 수 / 4가 아니라 보정된 미터로 잰다",
         "meter.measure(messages)는 문자 수 / 4를 API의 사용량(usage)이 보여 준 비율로 보정합니다",
     ),
     ("ex5.safe_boundary", "the kept part never opens with a tool_result"): (
@@ -1097,7 +1101,7 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "인용하라고 요청하세요",
     ),
     ("ex5.structured_prompt", "asks for the user's constraints verbatim"): (
-        "사용자의 제약을 원문 그대로(verbatim) 요청한다",
+        "사용자의 제약을 원문 그대로 인용하라고 요청한다",
         "사용자가 밝힌 모든 제약을 원문 그대로 인용하라고 쓰세요",
     ),
     ("ex5.structured_prompt", "keeps the budget through compaction (constraints workload)"): (
@@ -1107,7 +1111,7 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "인용하라고 요청하세요",
     ),
     ("ex5.structured_prompt", "keeps the findings through compaction (audit workload)"): (
-        "압축을 거쳐도 발견 사항을 지킨다(감사 워크로드)",
+        "압축을 거쳐도 발견 사항을 지킨다(감사 과제)",
         "요약 호출의 시스템 프롬프트입니다: 요약한다는 것을 밝히고, 다섯 섹션(goal, progress, key "
         "facts, decisions, next steps)의 이름을 적고, 사용자의 제약을 원문 그대로 "
         "인용하라고 요청하세요",
@@ -1252,7 +1256,7 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "택하고, 조건에 맞는 행이 없으면 None을 반환하세요",
     ),
     ("ex7.pipeline", "returns a pipeline run_agent can use (context, toolbox, system, ...)"): (
-        "run_agent가 쓸 수 있는 파이프라인(context, toolbox, system, ...)을 반환한다",
+        "run_agent가 쓸 수 있는 파이프라인(`context`, `toolbox`, `system`, ...)을 반환한다",
         "레이어를 순서대로 도입하세요: read_file에 상한을 두고, 오래된 결과를 비우고, 그래도 "
         "윈도우가 차면 그때만 (주어진 클라이언트로) 압축하세요",
     ),
@@ -1438,7 +1442,7 @@ PHRASES_KO.update({
         "요청 {i}: API가 {status} 오류로 답했습니다: \"{message}\"",
     "request {i} wrote {a} and read {b} tokens; with the system prompt and the newest block "
     "marked it writes {c} and reads {d}":
-        "요청 {i}은(는) {a} 토큰을 쓰고 {b} 토큰을 읽었습니다. 시스템 프롬프트와 가장 새 블록에 "
+        "요청 {i:은} {a} 토큰을 쓰고 {b} 토큰을 읽었습니다. 시스템 프롬프트와 가장 새 블록에 "
         "표시하면 {c} 토큰을 쓰고 {d} 토큰을 읽습니다",
     "the loop stopped after {n} requests; the reference made {m}":
         "루프가 요청 {n}번 뒤에 멈췄습니다. 기준 실행은 {m}번이었습니다",
@@ -1523,7 +1527,10 @@ CHECKS_KO.update({
         "모델, 도구, 시스템 중 가장 먼저 달라진 것을 댄다", _DIV_KO),
     ("ex1b.first_divergence", "an edited or removed old message is messages_changed; a changed "
      "setting is unavailable"): (
-        "편집하거나 지운 오래된 메시지는 messages_changed, 바뀐 설정은 unavailable이다", _DIV_KO),
+        "편집하거나 지운 오래된 메시지는 `messages_changed`, 바뀐 설정은 `unavailable`이다", _DIV_KO),
     ("ex1b.first_divergence", "agrees with the API's cache diagnostics on every case"): (
         "모든 경우에서 API의 캐시 진단과 일치한다", _DIV_KO),
 })
+
+# their `.format` (classroom.grading fills them in) picks each particle by its value
+PHRASES_KO = templates(PHRASES_KO)

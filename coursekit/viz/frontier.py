@@ -46,6 +46,11 @@ def _place_labels(ax: Any, points: list[tuple[float, float, str]], fontsize: flo
     where = [tuple(ax.transData.transform((x, y))) for x, y, _ in points]
     mark = 5 * px_per_pt
     taken = [(px - mark, py - mark, px + mark, py + mark) for px, py in where] + list(avoid)
+    for line in ax.lines:  # the dotted 1x lines: a label must not sit across one
+        xs, ys = line.get_xdata(orig=False), line.get_ydata(orig=False)
+        if len(xs) == 2 and (xs[0] == xs[1] or ys[0] == ys[1]):
+            box = line.get_window_extent(renderer)
+            taken.append((box.x0 - 1, box.y0 - 1, box.x1 + 1, box.y1 + 1))
     segments: list[tuple[float, ...]] = []
     near = 60 * px_per_pt
     order = sorted(range(len(points)), key=lambda i: -sum(

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from agentlib import tokens
-from coursekit.i18n import lang, localized, translate
+from coursekit.i18n import lang, localize_figure, localized, translate
 from coursekit.viz.window import _hidden, _sent, _short, kind_tokens
 
 
@@ -74,6 +74,7 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
 
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     error_labelled = False
+    noted = []  # (steps, colour) of each run whose strategy notes are written after the legend
     for r, (label, run) in enumerate(named.items()):
         colour = colours[r % len(colours)]
         steps = list(run.steps)
@@ -96,7 +97,7 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
                           label="_error" if error_labelled else "error (what it tried to send)")
             error_labelled = True
         if events:
-            _annotate_events(per_step, steps, colour, chars=note_chars)
+            noted.append((steps, colour))
         if total_ax is not None:
             running, acc = [], 0
             for s in steps:
@@ -108,12 +109,9 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
         per_step.axhline(window, linestyle="--", color="#555555", linewidth=1,
                          label=f"window ({window:,})", gid="window")
     per_step.set_ylabel("input tokens per request")
-    per_step.set_ylim(0, per_step.get_ylim()[1] * 1.3)  # headroom for the legend
     _integer_steps(per_step)
     handles, labels = per_step.get_legend_handles_labels()
     order = sorted(range(len(labels)), key=lambda i: labels[i].startswith(("window", "error")))
-    per_step.legend([handles[i] for i in order], [labels[i] for i in order], fontsize=8,
-                    loc="upper left", frameon=False, ncols=2)
     if total_ax is not None:
         total_ax.set_ylabel("cumulative input tokens")
         total_ax.set_ylim(bottom=0)
@@ -121,14 +119,55 @@ def plot_tokens(runs: Any, *, cumulative: bool = True, window: int | None = None
     if title:
         fig.suptitle(title)
     if ax is None:
-        fig.tight_layout()
+        _tight(fig)
+    _legend_inside(per_step, [handles[i] for i in order], [labels[i] for i in order])
+    for steps, colour in noted:
+        _annotate_events(per_step, steps, colour, chars=note_chars)
     return fig
+
+
+def _tight(fig: Any) -> None:
+    """tight_layout, leaving room at the top for a figure title (suptitle), which
+    tight_layout alone lets sit on the top tick labels."""
+    suptitle = getattr(fig, "_suptitle", None)
+    if suptitle is None or not suptitle.get_text():
+        fig.tight_layout()
+        return
+    height = fig.get_figheight() * 72  # points
+    fig.tight_layout(rect=(0, 0, 1, 1 - 2.2 * suptitle.get_fontsize() / height))
+
+
+def _legend_inside(ax: Any, handles: list, labels: list, **kw: Any) -> None:
+    """A legend at the upper left, inside the axes: as many columns as fit the width, and as
+    much headroom above the data as its height needs (measured in the words it will show)."""
+    fig = ax.figure
+    top = ax.get_ylim()[1]
+    for ncols in (2, 1):
+        for room in (1.3, 1.5, 1.8, 2.2, 2.8):
+            ax.set_ylim(0, top * room)
+            legend = ax.legend(handles, labels, fontsize=8, loc="upper left", frameon=False,
+                               ncols=ncols, **kw)
+            localize_figure(fig)  # its words as they will be shown, before measuring
+            renderer = fig.canvas.get_renderer()
+            box, frame = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
+            data_top = ax.transData.transform((0, top))[1]
+            if box.x1 <= frame.x1 and box.y0 >= data_top:
+                return
+    # nothing fits above the data: the last try (two rows of room, one column) stays
+
+
+# Where a note may go, in points from its point: right and up first, then further up, then
+# below, then to the left.
+NOTE_PLACES = [(5, dy) for dy in (4, 15, 26, 37, 48, 59, 70)] + \
+    [(5, dy) for dy in (-11, -22)] + [(-5, dy) for dy in (4, 15, 26, 37, -11)]
 
 
 def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 6,
                      chars: int | None = 26) -> None:
     """Ring the points where a strategy acted; write each kind of note once (the first
-    "cleared 5 results" stands for the later "cleared 2 results"), where no other note is."""
+    "cleared 5 results" stands for the later "cleared 2 results") inside the axes, where it
+    covers no other note, the legend or a tick label; a note with no such place is left out
+    (its ring still marks the step)."""
     marked = [s for s in steps if s.events and not s.error]
     if not marked:
         return
@@ -136,7 +175,13 @@ def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 6,
             marker="o", markersize=8, markerfacecolor="none", markeredgecolor=colour,
             alpha=0.6, gid="events", label="_events")
     renderer = ax.figure.canvas.get_renderer()
-    placed = getattr(ax, "_agentlib_notes", [])  # boxes of the notes already on this axis
+    frame = ax.get_window_extent(renderer)
+    placed = getattr(ax, "_agentlib_notes", None)  # boxes already on this axis
+    if placed is None:
+        legend = ax.get_legend()
+        placed = [legend.get_window_extent(renderer)] if legend is not None else []
+        placed += [line.get_window_extent(renderer) for line in ax.lines
+                   if line.get_gid() == "window"]
     kinds: set[str] = set()
     for s in marked:
         said = [translate(e) for e in s.events] if lang() == "ko" else s.events
@@ -144,17 +189,20 @@ def _annotate_events(ax: Any, steps: list, colour: str, max_notes: int = 6,
         kind = re.sub(r"[\d,.]+", "#", note)
         if kind in kinds or len(kinds) >= max_notes:
             continue
-        kinds.add(kind)
-        for lift in range(0, 121, 11):  # move up until it overlaps no other note
-            label = ax.annotate(note, (s.index, s.input_tokens), xytext=(5, -11 + lift),
-                                textcoords="offset points", ha="left", fontsize=6.5,
-                                color=colour, bbox={"boxstyle": "square,pad=0.1", "fc": "white",
-                                                    "ec": "none", "alpha": 0.75})
+        for dx, dy in NOTE_PLACES:
+            label = ax.annotate(note, (s.index, s.input_tokens), xytext=(dx, dy),
+                                textcoords="offset points", ha="left" if dx > 0 else "right",
+                                fontsize=6.5, color=colour,
+                                bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none",
+                                      "alpha": 0.75})
             box = label.get_window_extent(renderer)
-            if lift >= 110 or not any(box.overlaps(other) for other in placed):
+            inside = (box.x0 >= frame.x0 + 1 and box.x1 <= frame.x1 - 1
+                      and box.y0 >= frame.y0 + 1 and box.y1 <= frame.y1 - 1)
+            if inside and not any(box.overlaps(other) for other in placed):
+                placed.append(box)
+                kinds.add(kind)
                 break
             label.remove()
-        placed.append(box)
     ax._agentlib_notes = placed
 
 
@@ -186,6 +234,7 @@ def plot_bars(table: Mapping[str, Mapping[str, float]], metrics: Sequence[str],
                           color=colours[i % len(colours)], label=label)
             ax.bar_label(bars, fmt=_fmt, fontsize=7, padding=1)
         ax.set_xticks(range(len(metrics)), metrics)
+        ax.margins(y=0.15)  # room for the tallest bar's value
         ax.legend(fontsize=8, frameon=False)
         ax.grid(True, axis="y", alpha=0.3)
         if title:
@@ -202,17 +251,40 @@ def plot_bars(table: Mapping[str, Mapping[str, float]], metrics: Sequence[str],
     for a, metric in zip(axes, metrics, strict=False):
         bars = a.bar(range(len(labels)), [value(label, metric) for label in labels],
                      color=[colours[i % len(colours)] for i in range(len(labels))])
-        a.bar_label(bars, fmt=_fmt, fontsize=7, padding=1)
+        upright = len(labels) > 5  # many narrow bars: their values stand up, side by side
+        a.bar_label(bars, fmt=_fmt, fontsize=7, padding=2, rotation=90 if upright else 0)
         a.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=8)
         a.set_title(metric, fontsize=10)
         a.grid(True, axis="y", alpha=0.3)
-        a.margins(y=0.15)
-        a.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.6g}"))
+        a.margins(y=0.3 if upright else 0.15)
+        a.yaxis.set_major_formatter(FuncFormatter(lambda v, _: count(v)))
     if title:
         fig.suptitle(title)
     if ax is None:
-        fig.tight_layout()
+        _tight(fig)
+    for a in axes:
+        _values_inside(a)
     return fig
+
+
+def _values_inside(ax: Any) -> None:
+    """Raise the top of the axes until every value written above a bar is inside it."""
+    from matplotlib.text import Text
+
+    fig = ax.figure
+    for _ in range(8):
+        localize_figure(fig)
+        renderer = fig.canvas.get_renderer()
+        top = ax.get_window_extent(renderer).y1
+        if all(Text.get_window_extent(t, renderer).y1 <= top - 1 for t in ax.texts):
+            return
+        low, high = ax.get_ylim()
+        ax.set_ylim(low, high + (high - low) * 0.15)
+
+
+def count(v: float) -> str:
+    """An axis value as people write counts: 1,000,000 (never 1e+06), 0.25, 1.5."""
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.6g}"
 
 
 def _fmt(v: float) -> str:
@@ -294,19 +366,19 @@ def plot_window_fill(run: Any, window: int | None = None, *, ax: Any = None,
                         marker=marker, markersize=5, color=colour,
                         label=f"{'clearing' if word == 'cleared' else 'compaction'} acted")
     ax.set_ylabel("tokens sent")
-    ax.set_ylim(bottom=0)
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.55)  # headroom: the legend sits inside, at the top
     _integer_steps(ax)
     handles, labels = ax.get_legend_handles_labels()
-    ax.legend(handles[::-1], labels[::-1], fontsize=8, loc="upper left", frameon=False,
-              bbox_to_anchor=(1.01, 1))
+    ax.legend(handles[::-1], labels[::-1], fontsize=7.5, loc="upper left", frameon=False,
+              ncols=4)
     ax.set_title(title or f"what fills the window: {getattr(run, 'label', '')}".rstrip(": "),
                  fontsize=10)
     if low is not None:
         ax.set_xlabel("")
         low.set_ylabel("tokens")
-        low.set_ylim(bottom=0)
+        low.set_ylim(0, low.get_ylim()[1] * 1.6)
         _integer_steps(low)
-        low.legend(fontsize=8, loc="upper left", frameon=False, bbox_to_anchor=(1.01, 1))
+        low.legend(fontsize=7.5, loc="upper left", frameon=False)
     fig.tight_layout()
     return fig
 
@@ -399,6 +471,7 @@ def plot_cache(runs: Any, *, ratios: tuple[float, float] | None = None,
     input, one panel per run (bars per step, same scale). `ratios` (read, write), in
     units of the input price, go into the legend. Returns the Figure."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
 
     named = _as_runs(runs)
     fig, axes = plt.subplots(1, len(named), figsize=(5.5 * len(named), 3.4), sharey=True,
@@ -418,9 +491,10 @@ def plot_cache(runs: Any, *, ratios: tuple[float, float] | None = None,
                color="#90a4ae", label="uncached (1x)")
         ax.set(title=label, xlabel="step")
         ax.grid(True, axis="y", alpha=0.3)
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: count(v)))
     axes[0].set_ylabel("input tokens per request")
-    axes[0].legend(fontsize=8, frameon=False, loc="upper left")
     if title:
         fig.suptitle(title)
-    fig.tight_layout()
+    _tight(fig)
+    _legend_inside(axes[0], *axes[0].get_legend_handles_labels())
     return fig

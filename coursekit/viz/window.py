@@ -294,7 +294,7 @@ class WindowView:
         n = tokens.count(self.messages, system=self.kw.get("system"),
                          tools=self.kw.get("tools")) + \
             _hidden(self.kw.get("model"), self.kw.get("tools"))
-        return f"WindowView({len(self.messages)} messages, {n:,} tokens)"
+        return say("WindowView({m} messages, {n:,} tokens)", m=len(self.messages), n=n)
 
 
 def show_window(messages: Sequence[Mapping], **kw: Any) -> WindowView:
@@ -323,7 +323,7 @@ def step_caption(step: Any) -> str:
     parts = [say("step {i}", i=step.index), say("input {n} tokens", n=f"{step.input_tokens:,}"),
              say("estimate {n}", n=f"{step.estimate:,}")]
     if step.events:
-        parts.append(say("events") + ": " + "; ".join(step.events))
+        parts.append(say("events") + ": " + "; ".join(say(e) for e in step.events))
     if step.error:
         parts.append(say("error") + f": {step.error}")
     return " · ".join(parts)
