@@ -113,17 +113,19 @@ class CourseModel:
 
     # ------------------------------------------------------------------ what the model sees
     def _read(self, request: dict, betas: set[str], counting: bool):
-        """Check a request; return (row, thinking, the edits, the history the model sees)."""
+        """Check a request; return (row, thinking, the edits, the history the model sees,
+        the tools, the history's prefix digests: read once, for the checks and the reply)."""
         row = checks.check(request, betas, counting)
         cfg = thinking.config(row, request)
         checks.forced_tool(request)
         segments(request)  # checks the cache breakpoints
-        seen = thinking.seen(row, cfg, request.get("system"), request["messages"])
+        prefixes = thinking.Prefixes(request.get("system"), request["messages"])
+        seen = thinking.seen(row, cfg, request.get("system"), request["messages"], prefixes)
         catalog = tooling.Catalog(request.get("tools"), request["messages"])
         if not counting:
             servertools.check_resume(request, request["messages"])
         return row, cfg, edits.parse(request.get("context_management"), betas), \
-            compaction.visible(seen), catalog
+            compaction.visible(seen), catalog, prefixes
 
     @staticmethod
     def _count(catalog, messages, system) -> int:
@@ -139,7 +141,7 @@ class CourseModel:
     def count_tokens(self, request: dict, betas: set[str]) -> dict:
         """Input tokens after existing compaction blocks and the clearing edits (top-level
         `compaction` is accepted and ignored, as the API does)."""
-        row, _, todo, messages, catalog = self._read(request, betas, counting=True)
+        row, _, todo, messages, catalog, _ = self._read(request, betas, counting=True)
         system, tools = request.get("system"), catalog.upfront
         hidden = hidden_prompt(request)
         before = self._count(catalog, messages, system) + hidden
@@ -150,7 +152,7 @@ class CourseModel:
         return result
 
     def create(self, request: dict, betas: set[str], key: str = "") -> dict:
-        row, cfg, todo, messages, catalog = self._read(request, betas, counting=False)
+        row, cfg, todo, messages, catalog, prefixes = self._read(request, betas, counting=False)
         system, tools = request.get("system"), catalog.upfront
         key = key or digest(request)  # from the request bytes: same request, same ids
         hidden = hidden_prompt(request)  # counted in usage, never sent by the client
@@ -192,7 +194,7 @@ class CourseModel:
         output_tokens = min(tokens.count([b for b in content if b["type"] not in
                                           tooling.SERVER_BLOCKS and not b.get("caller")]), budget)
         thought = sum(tokens.count(b) for b in content if b["type"] == "thinking")
-        content = reply.sign(row, cfg, content, system, request["messages"],
+        content = reply.sign(row, cfg, content, prefixes,
                              summaries=self.thinking_summaries)
         if iterations is not None:
             iterations.append(_iteration("message", input_tokens, output_tokens))

@@ -91,8 +91,37 @@ def _canonical(x):
 
 
 def prefix_digest(system, messages: list[dict]) -> str:
+    """What a block made after `messages` is bound to: a hash of the canonical history."""
     data = json.dumps(_canonical([system, messages]), ensure_ascii=False)
     return hashlib.sha256(data.encode("utf-8")).hexdigest()[:32]
+
+
+def _json(x) -> bytes:
+    return json.dumps(_canonical(x), ensure_ascii=False).encode("utf-8")
+
+
+class Prefixes:
+    """`prefix_digest(system, messages[:i])` for each i in turn, each message read once:
+    the JSON of a list is its items' JSON joined by ", ", so one sha256 fed message by
+    message, and copied at each i, gives the same value as hashing the whole prefix anew
+    (which, once per thinking block, made a request's work grow with history x blocks)."""
+
+    def __init__(self, system, messages: list[dict]):
+        self.system, self.messages = system, messages
+        self.hash, self.n = None, 0  # started when first asked: nothing is read unasked
+
+    def at(self, i: int) -> str:
+        """The digest of the first `i` messages; `i` never goes back."""
+        if self.hash is None:
+            self.hash = hashlib.sha256(b"[" + _json(self.system) + b", [")
+        if i < self.n:
+            raise ValueError(f"prefix {i} is behind the {self.n} messages already read")
+        for m in self.messages[self.n:i]:
+            self.hash.update(b", " + _json(m) if self.n else _json(m))
+            self.n += 1
+        done = self.hash.copy()
+        done.update(b"]]")
+        return done.hexdigest()[:32]
 
 
 def sign(row: Model, text: str, shown: str, prefix: str) -> str:
@@ -122,16 +151,17 @@ def summary(text: str) -> str:
                      for line in text.splitlines())
 
 
-def block(row: Model, cfg: dict, text: str, system, messages: list[dict], *,
+def block(row: Model, cfg: dict, text: str, prefixes: Prefixes, *,
           summaries: bool = False) -> dict:
-    """A signed thinking block for the reply to `messages`. With `summaries`, a
-    `between_tools` block shown summarized shows `summary(text)`; the signature keeps the
-    full notes, which the model reads when the block comes back (docs/api-facts.md 9.6)."""
+    """A signed thinking block for the reply to the whole history of `prefixes` (its digest
+    is read only on a model that binds thinking). With `summaries`, a `between_tools`
+    block shown summarized shows `summary(text)`; the signature keeps the full notes,
+    which the model reads when the block comes back (docs/api-facts.md 9.6)."""
     shown = text if cfg["display"] == "summarized" else ""
     if summaries and shown and cfg["type"] == "between_tools":
         shown = summary(text)
-    return {"type": "thinking", "thinking": shown,
-            "signature": sign(row, text, shown, prefix_digest(system, messages))}
+    prefix = prefixes.at(len(prefixes.messages)) if row.binds_thinking else ""
+    return {"type": "thinking", "thinking": shown, "signature": sign(row, text, shown, prefix)}
 
 
 # ---------------------------------------------------------------- the history
@@ -147,12 +177,15 @@ def _current_turn(messages: list[dict]) -> int:
     return 0
 
 
-def seen(row: Model, cfg: dict | None, system, messages: list[dict]) -> list[dict]:
+def seen(row: Model, cfg: dict | None, system, messages: list[dict],
+         prefixes: Prefixes | None = None) -> list[dict]:
     """The history as the model sees it: thinking blocks checked (400 if changed), their
-    hidden text restored, and earlier turns' thinking dropped on models that do not keep it."""
+    hidden text restored, and earlier turns' thinking dropped on models that do not keep it.
+    `prefixes`: the history's digests, if the caller reads them on (else made here)."""
     last_assistant = max((i for i, m in enumerate(messages) if m["role"] == "assistant"),
                          default=-1)
     turn = _current_turn(messages)
+    prefixes = Prefixes(system, messages) if prefixes is None else prefixes
     out = []
     for i, m in enumerate(messages):
         if m["role"] != "assistant" or not isinstance(m["content"], list):
@@ -167,7 +200,7 @@ def seen(row: Model, cfg: dict | None, system, messages: list[dict]) -> list[dic
             if i < turn and not row.keeps_thinking:
                 continue  # stripped, unread, as the API does on these models
             where = f"messages.{i}.content.{j}"
-            content.append(_checked(row, b, where, i == last_assistant, system, messages[:i]))
+            content.append(_checked(row, b, where, i == last_assistant, prefixes, i))
         if content or not m["content"]:
             out.append({**m, "content": content})
     final = messages[-1]
@@ -182,7 +215,8 @@ def seen(row: Model, cfg: dict | None, system, messages: list[dict]) -> list[dic
     return out
 
 
-def _checked(row: Model, b: dict, where: str, latest: bool, system, before) -> dict:
+def _checked(row: Model, b: dict, where: str, latest: bool, prefixes: Prefixes,
+             i: int) -> dict:
     if b["type"] == "redacted_thinking":  # never made here, so never valid (course wording)
         raise APIError(400, f"{where}: Invalid `data` in `redacted_thinking` block")
     payload = open_signature(b.get("signature"))
@@ -194,7 +228,7 @@ def _checked(row: Model, b: dict, where: str, latest: bool, system, before) -> d
                            "latest assistant message cannot be modified. These blocks must "
                            "remain as they were in the original response.")
         raise APIError(400, f"{where}: Invalid `signature` in `thinking` block")
-    if row.binds_thinking and payload["prefix"] != prefix_digest(system, before):
+    if row.binds_thinking and payload["prefix"] != prefixes.at(i):
         raise APIError(400, f"{where}: Invalid `signature` in `thinking` block. The block is "
                        "bound to a different conversation. Remove the block, or set "
                        "`thinking.block_binding.prefix_mismatch_behavior` to \"drop_block\". "
