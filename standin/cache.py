@@ -38,31 +38,33 @@ def _ttl(mark, where: str) -> str:
     return ttl
 
 
-def segments(request: dict, messages: list[dict] | None = None, hidden: int = 0
-             ) -> list[list]:
+def segments(request: dict, messages: list[dict] | None = None, hidden: int = 0, *,
+             counted: bool = True) -> list[list]:
     """[block, its tokens, TTL of its breakpoint or None] in prefix order, with the
     top-level `cache_control` placed on the last cacheable block. Checks the breakpoints.
     `hidden`, the tool-use system prompt the server adds, opens the prefix (it is built
-    from the tools and the system prompt, so it is cached with them)."""
+    from the tools and the system prompt, so it is cached with them). `counted=False`
+    only checks: every block's tokens are 0."""
+    count = tokens.count if counted else _nothing
     system, tools = request.get("system"), request.get("tools") or []
     messages = request["messages"] if messages is None else messages
     out: list[list] = [[{"type": "tool_use_system_prompt"}, hidden, None]] if hidden else []
     for i, t in enumerate(tools):
         mark = t.get("cache_control")
-        out.append([t, tokens.count([], tools=[t]), mark and _ttl(mark, f"tools.{i}.cache_control")])
+        out.append([t, count([], tools=[t]), mark and _ttl(mark, f"tools.{i}.cache_control")])
     if isinstance(system, str) and system:
-        out.append([{"type": "text", "text": system}, tokens.count(system), None])
+        out.append([{"type": "text", "text": system}, count(system), None])
     for i, b in enumerate(system if isinstance(system, list) else []):
         mark = b.get("cache_control")
-        out.append([b, tokens.count([], system=[b]),
+        out.append([b, count([], system=[b]),
                     mark and _ttl(mark, f"system.{i}.cache_control")])
     for i, m in enumerate(messages):
         for j, b in enumerate(blocks(m)):
             mark = b.get("cache_control")
-            where = f"messages.{i}.content.{j}.cache_control"
+            where = f"messages.{i}.content.{j}.cache_control" if mark else ""
             if mark and b.get("type") in ("thinking", "redacted_thinking"):
                 raise APIError(400, f"{where}: Extra inputs are not permitted")
-            n = tokens.count(b) + (tokens.MESSAGE_OVERHEAD if j == 0 else 0)
+            n = count(b) + (tokens.MESSAGE_OVERHEAD if j == 0 and counted else 0)
             out.append([{"role": m["role"], **b}, n, mark and _ttl(mark, where)])
     top = request.get("cache_control")
     if top is not None:
@@ -75,6 +77,10 @@ def segments(request: dict, messages: list[dict] | None = None, hidden: int = 0
         raise APIError(400, "cache_control: a breakpoint with ttl '1h' must come before every "
                        "breakpoint with ttl '5m' (tools, then system, then messages)")
     return out
+
+
+def _nothing(*_, **__) -> int:
+    return 0
 
 
 def _place_top_level(segs: list[list], ttl: str) -> None:

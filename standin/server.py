@@ -118,7 +118,7 @@ class CourseModel:
         row = checks.check(request, betas, counting)
         cfg = thinking.config(row, request)
         checks.forced_tool(request)
-        segments(request)  # checks the cache breakpoints
+        segments(request, counted=False)  # checks the cache breakpoints
         prefixes = thinking.Prefixes(request.get("system"), request["messages"])
         seen = thinking.seen(row, cfg, request.get("system"), request["messages"], prefixes)
         catalog = tooling.Catalog(request.get("tools"), request["messages"])

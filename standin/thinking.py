@@ -14,6 +14,10 @@ import base64
 import hashlib
 import hmac
 import json
+import marshal
+import threading
+from collections import OrderedDict
+from functools import lru_cache
 
 from apiwire.models import Model
 from standin.errors import APIError, extra
@@ -79,14 +83,19 @@ def refusal(kind: str, row: Model) -> str:
 
 # ---------------------------------------------------------------- signatures
 
+DROPPED = ("cache_control", "signature", "thinking")
+# what JSON with sorted keys shows when a dict holds a key of DROPPED or a None value
+_MARKS = (*(f'"{k}": ' for k in DROPPED), ": null")
+
+
 def _canonical(x):
     """A message list as JSON-able data without what may change in transit (None values,
     cache_control, the shown thinking text)."""
     if isinstance(x, dict):
-        return {k: _canonical(v) for k, v in sorted(x.items())
-                if v is not None and k not in ("cache_control", "signature", "thinking")}
+        return {k: _canonical(v) if isinstance(v, dict | list) else v
+                for k, v in sorted(x.items()) if v is not None and k not in DROPPED}
     if isinstance(x, list):
-        return [_canonical(v) for v in x]
+        return [_canonical(v) if isinstance(v, dict | list) else v for v in x]
     return x
 
 
@@ -96,7 +105,53 @@ def prefix_digest(system, messages: list[dict]) -> str:
     return hashlib.sha256(data.encode("utf-8")).hexdigest()[:32]
 
 
+class _Memo:
+    """Each message's canonical JSON, remembered by a hash of its exact value (`marshal`
+    keeps types and order: `1`, `1.0` and `true` differ), since a history comes back with
+    every request: a message is serialized once, not once per request. Least recently used
+    first out, past `limit` bytes; one lock, for clients in threads."""
+
+    def __init__(self, limit: int = 64 * 2**20):
+        self.limit, self.size = limit, 0
+        self.table: OrderedDict[bytes, bytes] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def json(self, x) -> bytes:
+        try:
+            key = hashlib.sha256(marshal.dumps(x)).digest()
+        except ValueError:  # not plain data, or nested too deep to marshal
+            return _canonical_json(x)
+        with self.lock:
+            data = self.table.get(key)
+            if data is not None:
+                self.table.move_to_end(key)
+                return data
+        data = _canonical_json(x)
+        with self.lock:
+            if key not in self.table:
+                self.table[key] = data
+                self.size += len(data)
+            while self.size > self.limit and self.table:
+                self.size -= len(self.table.popitem(last=False)[1])
+        return data
+
+
+_MEMO = _Memo()
+
+
 def _json(x) -> bytes:
+    return _MEMO.json(x)
+
+
+def _canonical_json(x) -> bytes:
+    """The JSON of `_canonical(x)`. A user message (a task, tool results: most of a history's
+    bytes) seldom holds anything to drop, and then its JSON with sorted keys is already it:
+    that text shows any key to drop or None value (such text inside a string only sends
+    it the slow way). An assistant message, with its thinking, goes the slow way at once."""
+    if isinstance(x, dict) and x.get("role") == "user":
+        data = json.dumps(x, sort_keys=True, ensure_ascii=False)
+        if not any(mark in data for mark in _MARKS):
+            return data.encode("utf-8")
     return json.dumps(_canonical(x), ensure_ascii=False).encode("utf-8")
 
 
@@ -133,7 +188,20 @@ def sign(row: Model, text: str, shown: str, prefix: str) -> str:
 
 
 def open_signature(signature) -> dict | None:
-    """The payload of a signature this server made, or None."""
+    """The payload of a signature this server made, or None. A history comes back with
+    every request, so a signature already opened is remembered (`_opened`)."""
+    if isinstance(signature, str):
+        payload = _opened(signature)
+        return None if payload is None else dict(payload)
+    return _open(signature)
+
+
+@lru_cache(maxsize=16_384)
+def _opened(signature: str) -> dict | None:
+    return _open(signature)
+
+
+def _open(signature) -> dict | None:
     try:
         raw = base64.b64decode(signature, validate=True)
         payload, mac = raw[:-32], raw[-32:]
