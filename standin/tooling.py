@@ -138,8 +138,10 @@ class Catalog:
         out = []
         for m in messages:
             content = m.get("content")
-            if not isinstance(content, list):
-                out.append(m)
+            if not isinstance(content, list) or not any(
+                    b.get("type") in ("tool_result", "tool_search_tool_result") and
+                    isinstance(b.get("content"), list | dict) for b in content):
+                out.append(m)  # nothing to expand: the message itself, not a copy
                 continue
             blocks = []
             for b in content:
