@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from standin import tokens
+from standin import memo, tokens
 from standin.errors import APIError
 from standin.history import blocks
 
@@ -110,6 +110,15 @@ def positions(segs: list[list]) -> list[int]:
     return out
 
 
+def _unmarked_json(block: dict) -> bytes:
+    """A block as the prefix hash reads it: its JSON, keys sorted, without its breakpoint."""
+    clean = {k: v for k, v in block.items() if k != "cache_control"}
+    return json.dumps(clean, sort_keys=True, ensure_ascii=False).encode("utf-8")
+
+
+_block_json = memo.ByValue(_unmarked_json)  # a history comes back whole with each request
+
+
 class PromptCache:
     """The cached prefixes of one offline model (a set of prefix hashes)."""
 
@@ -127,8 +136,7 @@ class PromptCache:
             return usage
         h, hashes, cum, running = hashlib.sha256(), [], [], 0
         for block, n, _ in segs[: marks[-1] + 1]:
-            clean = {k: v for k, v in block.items() if k != "cache_control"}
-            h.update(json.dumps(clean, sort_keys=True, ensure_ascii=False).encode("utf-8"))
+            h.update(_block_json(block))
             hashes.append(h.copy().hexdigest())
             running += n
             cum.append(min(running, max(0, total - UNCACHED_TAIL)))

@@ -129,8 +129,12 @@ def _lowered(messages):
     out = []
     for m in messages:
         content = m.get("content") if isinstance(m, dict) else None
-        if not isinstance(content, list):
-            out.append(m)
+        if not isinstance(content, list) or not any(
+                isinstance(b, dict) and (b.get("type") in tooling.SERVER_BLOCKS or
+                                         b.get("type") == "tool_result" and
+                                         isinstance(b.get("content"), list))
+                for b in content):
+            out.append(m)  # nothing to lower: the message itself
             continue
         blocks = []
         for b in content:

@@ -14,12 +14,10 @@ import base64
 import hashlib
 import hmac
 import json
-import marshal
-import threading
-from collections import OrderedDict
 from functools import lru_cache
 
 from apiwire.models import Model
+from standin import memo
 from standin.errors import APIError, extra
 
 KEY = b"offline-course-model: a fixed key, not a secret"
@@ -105,44 +103,6 @@ def prefix_digest(system, messages: list[dict]) -> str:
     return hashlib.sha256(data.encode("utf-8")).hexdigest()[:32]
 
 
-class _Memo:
-    """Each message's canonical JSON, remembered by a hash of its exact value (`marshal`
-    keeps types and order: `1`, `1.0` and `true` differ), since a history comes back with
-    every request: a message is serialized once, not once per request. Least recently used
-    first out, past `limit` bytes; one lock, for clients in threads."""
-
-    def __init__(self, limit: int = 64 * 2**20):
-        self.limit, self.size = limit, 0
-        self.table: OrderedDict[bytes, bytes] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def json(self, x) -> bytes:
-        try:
-            key = hashlib.sha256(marshal.dumps(x)).digest()
-        except ValueError:  # not plain data, or nested too deep to marshal
-            return _canonical_json(x)
-        with self.lock:
-            data = self.table.get(key)
-            if data is not None:
-                self.table.move_to_end(key)
-                return data
-        data = _canonical_json(x)
-        with self.lock:
-            if key not in self.table:
-                self.table[key] = data
-                self.size += len(data)
-            while self.size > self.limit and self.table:
-                self.size -= len(self.table.popitem(last=False)[1])
-        return data
-
-
-_MEMO = _Memo()
-
-
-def _json(x) -> bytes:
-    return _MEMO.json(x)
-
-
 def _canonical_json(x) -> bytes:
     """The JSON of `_canonical(x)`. A user message (a task, tool results: most of a history's
     bytes) seldom holds anything to drop, and then its JSON with sorted keys is already it:
@@ -153,6 +113,10 @@ def _canonical_json(x) -> bytes:
         if not any(mark in data for mark in _MARKS):
             return data.encode("utf-8")
     return json.dumps(_canonical(x), ensure_ascii=False).encode("utf-8")
+
+
+# a message's canonical JSON, by its exact value: serialized once, not once per request
+_json = memo.ByValue(_canonical_json)
 
 
 class Prefixes:
