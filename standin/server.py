@@ -163,7 +163,8 @@ class CourseModel:
             return self._message(request, key, [block], "compaction", usage)
         compact = edits.compact_edit(todo)
         messages, applied = edits.apply(todo, messages, system, tools, row, hidden)
-        input_tokens = self._count(catalog, messages, system) + hidden
+        counted = catalog.expand(tooling.hide_programmatic(messages))  # as `_count` reads it
+        input_tokens = tokens.count(counted, system=system, tools=tools) + hidden
         iterations = [] if B.COMPACT_EDIT in betas else None
         if compact and input_tokens > compact["trigger"]:
             block = {"type": "compaction",
@@ -174,7 +175,8 @@ class CourseModel:
                                      {"input_tokens": 0, "output_tokens": 0},
                                      applied, iterations)
             messages = [{"role": "assistant", "content": [block]}]
-            input_tokens = self._count(catalog, messages, system) + hidden
+            counted = catalog.expand(tooling.hide_programmatic(messages))
+            input_tokens = tokens.count(counted, system=system, tools=tools) + hidden
         else:
             block = None
         window = self.window(row)
@@ -200,7 +202,6 @@ class CourseModel:
             iterations.append(_iteration("message", input_tokens, output_tokens))
         if block:  # the compaction block comes first; its tokens are its own iteration
             content = [block] + content
-        counted = catalog.expand(tooling.hide_programmatic(messages))
         usage = self.cache.account(segments({**request, "tools": tools}, counted, hidden),
                                    input_tokens, row.min_cacheable)
         usage["output_tokens"] = output_tokens
