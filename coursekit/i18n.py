@@ -823,6 +823,45 @@ PRINTED: dict[str, str] = {
         "스크립트의 출력은 하나씩 읽은 결과의 {r:.2f}배입니다",
 }
 
+# lesson 01b (issue 32): the prompt cache
+PRINTED.update({
+    "the first request": "첫 요청",
+    "the same request again": "같은 요청을 다시",
+    "another task": "다른 과제",
+    "a word added to the system prompt": "시스템 프롬프트에 단어 하나 추가",
+    "a tool added": "도구 하나 추가",
+    "The notebook's loop and agentlib's run_agent agree, request by request":
+        "노트북의 루프와 agentlib의 run_agent가 요청마다 일치합니다",
+    "{m}: the first request wrote {w:,} of its {n:,} tokens":
+        "{m}: 첫 요청이 {n:,} 토큰 가운데 {w:,} 토큰을 썼습니다",
+    "one breakpoint, at the end": "끝에만 중단점 하나",
+    "another at message {i}": "메시지 {i}에 하나 더",
+    "{label}: {d} positions after A's write of {a:,} tokens; read {r:,}, written {w:,}":
+        "{label}: A가 쓴 {a:,} 토큰 항목에서 {d}위치 뒤; 읽기 {r:,}, 쓰기 {w:,}",
+    "an hour costs {a:.2f}x more per token written, a lapse {b:.2f}x more per token it "
+    "would have read: the hour pays once the lapsed reads exceed {x:.3f} of the writes":
+        "1시간 캐시는 쓰는 토큰마다 {a:.2f}배 더 들고, 만료는 읽었을 토큰마다 {b:.2f}배 더 "
+        "듭니다. 사라진 읽기가 쓰기의 {x:.3f}보다 많아지면 1시간이 이득입니다",
+    "{m}: writes {w:,}; one slow step pays from step {i} on (it reads over {t:,.0f})":
+        "{m}: 쓰기 {w:,} 토큰. 단계 {i}부터는 느린 단계 하나로 본전입니다({t:,.0f} 토큰보다 "
+        "많이 읽습니다)",
+    "every step": "모든 단계",
+    "1 step in {n}": "{n}단계에 1번",
+    "slow steps": "느린 단계",
+    "{m}: request 1 refused, {s}: {t}": "{m}: 요청 1이 거절되었습니다. {s}: {t}",
+    "{m}: {n} requests, read {r:,}, written {w:,}: ${c:.4f} cached, ${u:.4f} uncached":
+        "{m}: 요청 {n}번, 읽기 {r:,}, 쓰기 {w:,}: 캐시 ${c:.4f}, 캐시 없음 ${u:.4f}",
+    "  diagnostics: {kinds}; the second request missed {a:,} tokens, the last {b:,}":
+        "  진단: {kinds}; 두 번째 요청은 {a:,} 토큰, 마지막 요청은 {b:,} 토큰을 놓쳤습니다",
+    "{m}, the time in the task: read {r:,}, written {w:,}: ${c:.4f}; divergences: {k}":
+        "{m}, 과제에 시각: 읽기 {r:,}, 쓰기 {w:,}: ${c:.4f}; 달라진 곳: {k}",
+    "no change": "변경 없음",
+    "the tools reordered": "도구 순서 변경",
+    "thinking changed": "사고 설정 변경",
+    "an old result edited": "오래된 결과 편집",
+    "the same, stale thinking dropped": "같은 편집, 낡은 사고 블록 제거",
+})
+
 
 def localize_open_figures(*_: object) -> None:
     """Translate every open pyplot figure (an IPython `post_execute` hook: it runs before

@@ -1,6 +1,7 @@
 """Re-execute notebooks in place, so their saved outputs are fresh and reproducible.
 
     python scripts/execute_notebooks.py [NOTEBOOK...]   # default: lessons/ and solutions/
+    python scripts/execute_notebooks.py --time-only lessons/*.ipynb   # how long each takes
 
 Each notebook runs top to bottom in a fresh kernel, in its own folder, offline
 (AGENTLIB_OFFLINE=1) with PYTHONHASHSEED=0, 120 s per cell. Plots stay inline images
@@ -8,7 +9,10 @@ Each notebook runs top to bottom in a fresh kernel, in its own folder, offline
 `raises-exception` may raise; any other error stops that notebook and leaves the file
 untouched. Timing metadata is not recorded and consecutive prints are merged into one
 output however they were flushed, so re-running gives a stable diff. The wall
-time of each notebook is printed here, never written into the notebook.
+time of each notebook is printed here, never written into the notebook; `--time-only`
+runs and times them the same way and writes nothing, and also prints the CPU time the
+kernel used (which other work on the machine inflates less than the wall time): the start
+page's "how long a lesson runs" is measured so.
 """
 
 from __future__ import annotations
@@ -73,8 +77,19 @@ def strip_volatile(nb: nbformat.NotebookNode) -> None:
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
 
 
-def execute(path: Path, timeout: int = CELL_TIMEOUT) -> float:
-    """Execute `path` in place; return its wall time in seconds."""
+def children_cpu() -> float:
+    """CPU seconds used so far by this process's finished children (0 where unknown)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0.0
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def execute(path: Path, timeout: int = CELL_TIMEOUT, write: bool = True) -> float:
+    """Execute `path` in place (or only run it: `write=False`); return its wall time in
+    seconds."""
     with open(path, encoding="utf-8") as f:
         nb = nbformat.read(f, as_version=4)
     start = time.perf_counter()
@@ -85,6 +100,8 @@ def execute(path: Path, timeout: int = CELL_TIMEOUT) -> float:
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
     seconds = time.perf_counter() - start
+    if not write:
+        return seconds
     strip_volatile(nb)
     text = nbformat.writes(nb).rstrip("\n") + "\n"
     with open(path, "w", encoding="utf-8", newline="\n") as f:
@@ -104,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("notebooks", nargs="*", type=Path)
     p.add_argument("--timeout", type=int, default=CELL_TIMEOUT, help="seconds per cell")
+    p.add_argument("--time-only", action="store_true",
+                   help="run and time each notebook in a fresh kernel; write nothing")
     args = p.parse_args(argv)
     notebooks = args.notebooks or default_notebooks()
     if not notebooks:
@@ -112,8 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     deterministic_env()
     failed = []
     for path in notebooks:
+        cpu = children_cpu()
         try:
-            seconds = execute(path, args.timeout)
+            seconds = execute(path, args.timeout, write=not args.time_only)
         except CellExecutionError as exc:
             failed.append(path)
             print(f"FAILED {path}: {str(exc).strip().splitlines()[-1]}", flush=True)
@@ -122,9 +142,12 @@ def main(argv: list[str] | None = None) -> int:
             failed.append(path)
             print(f"FAILED {path}: {type(exc).__name__}: {exc}", flush=True)
             continue
-        print(f"{seconds:7.1f} s  {path}", flush=True)
+        used = f"  {children_cpu() - cpu:6.1f} s CPU" if args.time_only else ""
+        print(f"{seconds:7.1f} s{used}  {path}", flush=True)
     if failed:
         print(f"{len(failed)} notebook(s) failed; their files were left unchanged")
+    elif args.time_only:
+        print("timed only: no notebook was written")
     return 1 if failed else 0
 
 

@@ -31,6 +31,7 @@ EXERCISE_FN_MIN = 8  # write one function, run its check, fix it once
 LESSONS = [  # (label, lesson notebook, exercise notebook or None)
     ("00 start here", "00_start_here", None),
     ("01 append-only growth", "01_append_only_growth", "01_append_only_growth"),
+    ("01b the prompt cache", "01b_the_prompt_cache", "01b_the_prompt_cache"),
     ("02 truncation and the 400", "02_truncation_and_the_400", "02_truncation_and_the_400"),
     ("03 capping tool results", "03_capping_tool_results", "03_capping_tool_results"),
     ("03b tools that return less", "03b_tools_that_return_less", None),

@@ -12,8 +12,10 @@ is two figures, each checked. Not read as figures: integers up to 10 (counts in 
 "lesson"/"레슨" or a model's family ("Sonnet 5.5"). A documented API constant or price
 is allowed where the notebook's metadata `agentlib.documented_figures` maps it (as the
 prose writes it) to where docs/api-facts.md gives it: a heading ("## 4. Models", that
-section) or a row's start ("| 6.2 |", that line); the check reads it there. Prints what
-it cannot find, by notebook and cell; exit 1 if anything.
+section) or a row's start ("| 6.2 |", that line); the check reads it there. A Markdown cell
+whose metadata `agentlib.measured` names the repo's command that measured its figures (the
+start page's run times: "scripts/execute_notebooks.py --time-only") is not read; the command
+must exist. Prints what it cannot find, by notebook and cell; exit 1 if anything.
 """
 
 from __future__ import annotations
@@ -116,6 +118,11 @@ def where(facts: str, anchor: str) -> str | None:
     return facts[start:end if end > 0 else None]
 
 
+def measured(cell: dict) -> str | None:
+    """The command that measured a cell's figures (metadata `agentlib.measured`), if any."""
+    return cell.get("metadata", {}).get("agentlib", {}).get("measured")
+
+
 def missing(path: Path) -> list[tuple[int, str]]:
     """(cell index, figure) for each figure the notebook's prose quotes and does not show."""
     nb = json.loads(path.read_text(encoding="utf-8"))
@@ -123,7 +130,7 @@ def missing(path: Path) -> list[tuple[int, str]]:
     allowed = documented(nb)
     out = []
     for i, cell in enumerate(nb["cells"]):
-        if cell["cell_type"] != "markdown":
+        if cell["cell_type"] != "markdown" or measured(cell):
             continue
         for written, value, decimals, unit in prose_figures(cell_text(cell)):
             if not (matches(value, decimals, unit, shown) or written in allowed):
@@ -135,7 +142,12 @@ def check_documented(path: Path) -> list[str]:
     """Each documented figure of the notebook is where it says in docs/api-facts.md."""
     facts = FACTS.read_text(encoding="utf-8")
     problems = []
-    for figure, anchor in documented(json.loads(path.read_text(encoding="utf-8"))).items():
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for i, cell in enumerate(nb["cells"]):
+        command = measured(cell)
+        if command and not (ROOT / command.split()[0]).is_file():
+            problems.append(f"cell {i}: measured by {command!r}, which is not in the repo")
+    for figure, anchor in documented(nb).items():
         text = where(facts, anchor)
         if text is None:
             problems.append(f"{figure}: docs/api-facts.md has no {anchor!r}")

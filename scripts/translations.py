@@ -165,7 +165,7 @@ def import_text(path: str) -> int:
             problems.append(f"cell {cell_id}: no Korean text (left as it was)")
         else:
             cells[cell_id].source = korean
-            cells[cell_id].metadata["agentlib"] = {"en": english}
+            cells[cell_id].metadata.setdefault("agentlib", {})["en"] = english  # keeps the rest
             written += 1
     write(nb, target)
     print(f"wrote {target.relative_to(ROOT)}: {written} cells")

@@ -25,6 +25,7 @@ EMULATED = {
     "prompt-caching-2024-07-31": "no-op: prompt caching is generally available",
     "token-counting-2024-11-01": "no-op: count_tokens is generally available",
     "extended-cache-ttl-2025-04-11": "no-op: `ttl` is in the generally available types",
+    "cache-diagnosis-2026-04-07": "no-op: `diagnostics` no longer needs it (api-facts 5.11)",
 }
 
 # Every value SDK 2.14 names (`types/anthropic_beta_param.py`); tests keep them in step.

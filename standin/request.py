@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from apiwire import models
 from standin import betas as B
-from standin import tooling
+from standin import diagnostics, tooling
 from standin.errors import APIError, extra, unsupported
 from standin.history import BLOCK_TYPES, HistoryError, validate
 
 CREATE = {"model", "messages", "max_tokens", "system", "tools", "tool_choice", "thinking",
           "stream", "stop_sequences", "metadata", "service_tier", "speed", "output_config",
-          "cache_control", "context_management", "compaction", "thread", "container"}
+          "cache_control", "context_management", "compaction", "thread", "container",
+          "diagnostics"}
 COUNT = {"model", "messages", "system", "tools", "tool_choice", "thinking", "cache_control",
          "output_config", "speed", "context_management", "compaction"}
 # Taken by the API, not emulated offline: refused by name.
-REFUSED = {"diagnostics", "inference_geo", "billing_policy", "fallbacks",
+REFUSED = {"inference_geo", "billing_policy", "fallbacks",
            "fallback_credit_token", "mcp_servers", "temperature", "top_p", "top_k"}
 NEEDS_BETA = {"context_management": (B.CONTEXT_MANAGEMENT, B.COMPACT_EDIT),
               "compaction": (B.COMPACT_ON_DEMAND,), "thread": (B.THREADS,)}
@@ -60,6 +61,8 @@ def check(request: dict, betas: set[str], counting: bool) -> models.Model:
         raise APIError(404, f"model: {request['model']}")
     if not counting:
         _max_tokens(request, row)
+    if not counting and request.get("diagnostics") is not None:
+        diagnostics.check(request["diagnostics"])
     if request.get("container") is not None and not isinstance(request["container"], str):
         raise APIError(400, "container: Input should be a valid string")
     if "messages" not in request:

@@ -19,6 +19,7 @@ from standin import agent, compaction, edits, reply, servertools, stream, thinki
 from standin import betas as B
 from standin import request as checks
 from standin.cache import PromptCache, segments
+from standin.diagnostics import Diagnostics, bind_settings
 from standin.errors import APIError
 from standin.unscripted import Unscripted
 
@@ -59,6 +60,7 @@ class CourseModel:
         self.model = model
         self.calls = 0  # create/count calls received, retries included
         self.cache = PromptCache()
+        self.diagnostics = Diagnostics()
         self.unscripted = None if unscripted is None else Unscripted(unscripted)
         self.respond = self.unscripted.respond if self.unscripted else agent.respond
 
@@ -91,6 +93,9 @@ class CourseModel:
             if path.endswith("count_tokens"):
                 return 200, out, _dump(self.count_tokens(request, betas))
             result = self.create(request, betas, hashlib.sha256(body).hexdigest())
+            if request.get("diagnostics") is not None:  # cache diagnostics: api-facts 5.11
+                result["diagnostics"] = self.diagnostics.answer(request, betas, result,
+                                                                hidden_prompt(request))
             if request.get("stream"):
                 return 200, {**out, "content-type": "text/event-stream"}, stream.events(result)
             return 200, out, _dump(result)
@@ -202,8 +207,9 @@ class CourseModel:
             iterations.append(_iteration("message", input_tokens, output_tokens))
         if block:  # the compaction block comes first; its tokens are its own iteration
             content = [block] + content
-        usage = self.cache.account(segments({**request, "tools": tools}, counted, hidden),
-                                   input_tokens, row.min_cacheable)
+        segs = bind_settings(segments({**request, "tools": tools}, counted, hidden),
+                             request)  # thinking, tool_choice: api-facts 5.12
+        usage = self.cache.account(segs, input_tokens, row.min_cacheable)
         usage["output_tokens"] = output_tokens
         if turn.searches:
             usage["server_tool_use"] = {"web_search_requests": 0, "web_fetch_requests": 0,

@@ -8,6 +8,7 @@ class run is heavy (`course.py test --all`); every day, the solutions' saved out
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -76,7 +77,8 @@ def graded_course(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 
 def number(path: Path) -> str:
-    return path.name[:2]
+    """The assignment a notebook is: its number, and a part's letter ("01b")."""
+    return re.match(r"\d+[a-z]?", path.name).group()
 
 
 @pytest.mark.heavy  # the whole grader run of its fixture: with --all only
@@ -106,7 +108,8 @@ def test_a_folder_per_student_gives_a_row_per_assignment_with_its_own_columns(
     for a in assignments:  # every student is graded on that assignment's checks only
         assert {len(rows[(s, a)].columns) for s in ("solutions", "untouched", "partial")} == {
             len(rows[("solutions", a)].columns)}
-        assert all(ex.startswith(f"ex{int(a)}.") for ex, _, _ in rows[("solutions", a)].columns)
+        assert all(ex.startswith(f"ex{int(a[:2])}{a[2:]}.")
+                   for ex, _, _ in rows[("solutions", a)].columns)
     missing = [g for (s, a), g in rows.items() if s == "partial" and a != number(SOLUTIONS[1])]
     assert all(g.passed == 0 and "no notebook for assignment" in g.note for g in missing)
     summary = (graded_course["base"] / "grades-reports" / "summary.md").read_text("utf-8")

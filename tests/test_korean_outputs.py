@@ -57,6 +57,7 @@ ALLOWED = {
     r"^\[cut to the \d+-token budget": "a tool result (agentlib.delegate.fit's notice, read by the lead)",
     r"^Incident INC-\d+ is open": "a task sent to the model (workloads.ops)",
     r"All tools have defer_loading set": "an API error string",
+    r"The block is bound to a different conversation": "an API error string (lesson 1b)",
     r"= await |json\.loads\(": "the model's words (the script it wrote)",
 }
 ALLOWED_RE = [re.compile(r) for r in ALLOWED]

@@ -43,9 +43,11 @@ LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 
 
 def exercise_of(lesson: Path) -> str:
-    """The exercise notebook of a lesson: the one with its number (05b shares 05's)."""
-    number = re.match(r"\d+", lesson.name).group()
-    found = sorted((ROOT / "exercises").glob(f"{number}_*.ipynb"))
+    """The exercise notebook of a lesson: its own (01b has one), else the one with its
+    number (05b shares 05's)."""
+    part = re.match(r"\d+[a-z]?", lesson.name).group()
+    found = sorted((ROOT / "exercises").glob(f"{part}_*.ipynb")) or \
+        sorted((ROOT / "exercises").glob(f"{part[:2]}_*.ipynb"))
     assert len(found) == 1, (lesson.name, found)
     return found[0].name
 

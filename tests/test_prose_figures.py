@@ -67,3 +67,18 @@ def test_a_documented_figure_must_be_where_it_says(tmp_path):
         tmp_path, "The default trigger is 100,000 input tokens; the window 999,999.", "",
         {"100,000": "| 6.2 |", "999,999": "| 6.2 |"})
     assert missing == [] and len(problems) == 1 and "999,999" in problems[0]
+
+
+def test_a_cell_of_measured_figures_names_its_command(tmp_path):
+    nb = notebook("Lesson 2 runs in 22 s.", "")
+    nb["cells"][0]["metadata"] = {"agentlib": {"measured": "scripts/execute_notebooks.py --time-only"}}
+    path = tmp_path / "probe.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    assert prose_figures.missing(path) == [] and prose_figures.check_documented(path) == []
+    nb["cells"][0]["metadata"]["agentlib"]["measured"] = "scripts/no_such_script.py"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    assert prose_figures.missing(path) == []
+    assert "not in the repo" in prose_figures.check_documented(path)[0]
+    del nb["cells"][0]["metadata"]
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    assert [f for _, f in prose_figures.missing(path)] == ["22"]

@@ -1413,3 +1413,117 @@ CHECKS_KO: dict[tuple[str, str], tuple[str, str]] = {
         "로드합니다",
     ),
 }
+
+# lesson 01b (issue 32): the prompt cache
+PHRASES_KO.update({
+    "place_breakpoints should return the request (a dict with its messages), got {type}":
+        "place_breakpoints는 요청(메시지가 든 dict)을 반환해야 합니다. 돌아온 것은 {type}입니다",
+    "the system prompt should become a list of text blocks with the same text (a string "
+    "cannot carry cache_control), got {system}":
+        "시스템 프롬프트는 같은 텍스트를 담은 텍스트 블록 리스트가 되어야 합니다(문자열에는 "
+        "cache_control을 붙일 수 없습니다). 돌아온 것: {system}",
+    "the breakpoints should be at {want} (the end of the system prompt, the newest message's "
+    "last block), got {got}":
+        "중단점은 {want}에 있어야 합니다(시스템 프롬프트의 끝, 가장 새 메시지의 마지막 블록). "
+        "돌아온 위치: {got}",
+    "each breakpoint should be cache_control {'type': 'ephemeral'}":
+        "중단점은 모두 cache_control {'type': 'ephemeral'}이어야 합니다",
+    "the newest message's blocks should stay as they were, only marked":
+        "가장 새 메시지의 블록은 표시만 더하고 그대로 두어야 합니다",
+    "place_breakpoints changed the request it was given: build new lists and dicts (the "
+    "caller's history must stay as it was)":
+        "place_breakpoints가 받은 요청을 바꿨습니다. 새 리스트와 dict를 만드세요(호출한 쪽의 "
+        "히스토리는 그대로 남아야 합니다)",
+    "request {i}: the API answered {status}: {message}":
+        "요청 {i}: API가 {status} 오류로 답했습니다: \"{message}\"",
+    "request {i} wrote {a} and read {b} tokens; with the system prompt and the newest block "
+    "marked it writes {c} and reads {d}":
+        "요청 {i}은(는) {a} 토큰을 쓰고 {b} 토큰을 읽었습니다. 시스템 프롬프트와 가장 새 블록에 "
+        "표시하면 {c} 토큰을 쓰고 {d} 토큰을 읽습니다",
+    "the loop stopped after {n} requests; the reference made {m}":
+        "루프가 요청 {n}번 뒤에 멈췄습니다. 기준 실행은 {m}번이었습니다",
+    "bill_from_usage should return a number of dollars, got {type} {got}":
+        "bill_from_usage는 달러 금액을 숫자로 반환해야 합니다. 돌아온 것은 {type} {got}입니다",
+    "a request with 4 uncached, 1,000 written and 9,000 read tokens and 50 output tokens costs "
+    "${want} at $3 input, $3.75 writes, $0.30 reads, $15 output per million; got {got} (that "
+    "takes input_tokens for the whole prompt and subtracts the cache)":
+        "캐시 안 된 토큰 4개, 쓴 토큰 1,000개, 읽은 토큰 9,000개, 출력 토큰 50개인 요청은 백만 "
+        "토큰당 입력 $3, 쓰기 $3.75, 읽기 $0.30, 출력 $15이면 ${want}인데, 돌아온 값은 {got}"
+        "입니다(input_tokens를 프롬프트 전체로 보고 캐시를 빼는 계산입니다)",
+    "a request with 4 uncached, 1,000 written and 9,000 read tokens and 50 output tokens costs "
+    "${want} at $3 input, $3.75 writes, $0.30 reads, $15 output per million; got {got}":
+        "캐시 안 된 토큰 4개, 쓴 토큰 1,000개, 읽은 토큰 9,000개, 출력 토큰 50개인 요청은 백만 "
+        "토큰당 입력 $3, 쓰기 $3.75, 읽기 $0.30, 출력 $15이면 ${want}인데, 돌아온 값은 {got}"
+        "입니다",
+    "a run with no requests costs nothing": "요청이 없는 실행의 비용은 0입니다",
+    "two requests writing 2,000 tokens for 5 minutes and 3,500 for an hour "
+    "(usage.cache_creation) cost ${want}; got {got}":
+        "5분용으로 2,000 토큰, 1시간용으로 3,500 토큰을 쓴 요청 두 번(usage.cache_creation)은 "
+        "${want}인데, 돌아온 값은 {got}입니다",
+    "without a cache the same two requests cost ${want} (input + written + read at the input "
+    "price); got {got}":
+        "캐시가 없으면 같은 요청 두 번은 ${want}입니다(입력 + 쓰기 + 읽기를 입력 가격으로). "
+        "돌아온 값은 {got}입니다",
+    "the lesson's audit with 1-hour caching on {model} costs ${want} by agentlib.cost.bill; "
+    "got {got}":
+        "{model}에서 1시간 캐시를 켠 레슨의 감사 과제는 agentlib.cost.bill로 ${want}인데, "
+        "돌아온 값은 {got}입니다",
+    "uncached, the same requests cost ${want}; got {got}":
+        "캐시 없이 같은 요청들은 ${want}인데, 돌아온 값은 {got}입니다",
+    "first_divergence should return a cache_miss_reason type (a string) or None, got {type} "
+    "{got}":
+        "first_divergence는 cache_miss_reason 타입(문자열)이나 None을 반환해야 합니다. 돌아온 "
+        "것은 {type} {got}입니다",
+    "{label}: the API reports {want}, got {got}": "{label}: API의 답은 {want}, 돌아온 값은 {got}",
+    "two messages appended, the breakpoint moved": "메시지 두 개를 덧붙이고 중단점을 옮김",
+    "the same request": "같은 요청",
+    "another model": "다른 모델",
+    "a timestamp in the system prompt": "시스템 프롬프트에 타임스탬프",
+    "a tool added": "도구 하나 추가",
+    "the tools reordered": "도구 순서 변경",
+    "a tool added and the system prompt changed": "도구 하나 추가, 시스템 프롬프트 변경",
+    "thinking turned on": "사고를 켬",
+    "tool_choice set": "tool_choice 지정",
+    "an old tool result cleared": "오래된 도구 결과를 비움",
+    "the newest exchange removed": "가장 새 주고받기를 지움",
+})
+
+_BP_KO = ("요청을 복사하세요. `system`을 텍스트 블록 리스트로 만들고 마지막 블록에 cache_control "
+          "{'type': 'ephemeral'}을 붙이세요. 모든 메시지 블록에서 cache_control을 지운 다음, "
+          "가장 새 메시지의 마지막 블록에 붙이세요. 레슨 1b의 '루프 안의 자동 캐싱' 절을 보세요")
+_BILL_KO = ("input_tokens는 캐시되지 않은 부분일 뿐이니 입력 가격으로 계산하세요. "
+            "cache_creation.ephemeral_5m_input_tokens는 cache_write_5m, "
+            "ephemeral_1h_input_tokens는 cache_write_1h, cache_read_input_tokens는 cache_read, "
+            "output_tokens는 출력 가격이고 모두 백만 토큰당 가격입니다. cached=False이면 "
+            "입력 + 쓰기 + 읽기를 입력 가격으로 계산하세요")
+_DIV_KO = ("프롬프트의 순서대로 비교해 처음 다른 것을 반환하세요. 모델, 도구, 시스템, 그다음 다른 "
+           "설정(thinking, tool_choice: 'unavailable'), 그다음 메시지입니다(직전 요청의 메시지들이 "
+           "지금 메시지들의 앞부분이어야 합니다). cache_control은 무시하세요. 레슨 1b의 '무엇이 "
+           "접두부를 소리 없이 깨뜨리는가' 절을 보세요")
+CHECKS_KO.update({
+    ("ex1b.place_breakpoints", "marks the end of the system prompt and the newest block, "
+     "nothing else"): ("시스템 프롬프트의 끝과 가장 새 블록에만 표시한다", _BP_KO),
+    ("ex1b.place_breakpoints", "does not change its input"): ("입력을 바꾸지 않는다", _BP_KO),
+    ("ex1b.place_breakpoints", "in a loop, every request reads the whole previous prompt, "
+     "within 4 breakpoints"): (
+        "루프에서 요청마다 직전 프롬프트 전체를 읽고, 중단점은 4개를 넘지 않는다", _BP_KO),
+    ("ex1b.bill_from_usage", "input_tokens is only the uncached part: reads and writes are "
+     "billed once, at their own prices"): (
+        "input_tokens는 캐시되지 않은 부분일 뿐이다: 읽기와 쓰기는 각자의 가격으로 한 번만 "
+        "청구한다", _BILL_KO),
+    ("ex1b.bill_from_usage", "1-hour writes at the 1-hour price, 5-minute writes at the "
+     "5-minute price"): ("1시간 쓰기는 1시간 가격, 5분 쓰기는 5분 가격으로 계산한다", _BILL_KO),
+    ("ex1b.bill_from_usage", "cached=False: the same prompt, every token at the input price"): (
+        "cached=False: 같은 프롬프트의 모든 토큰을 입력 가격으로 계산한다", _BILL_KO),
+    ("ex1b.bill_from_usage", "agrees with agentlib.cost.bill on a real cached run"): (
+        "캐시를 켠 실제 실행에서 agentlib.cost.bill과 일치한다", _BILL_KO),
+    ("ex1b.first_divergence", "None when the request only appends (a moved breakpoint is no "
+     "change)"): ("요청이 덧붙이기만 했다면 None이다(옮겨진 중단점은 변경이 아니다)", _DIV_KO),
+    ("ex1b.first_divergence", "names the earliest of model, tools, system"): (
+        "모델, 도구, 시스템 중 가장 먼저 달라진 것을 댄다", _DIV_KO),
+    ("ex1b.first_divergence", "an edited or removed old message is messages_changed; a changed "
+     "setting is unavailable"): (
+        "편집하거나 지운 오래된 메시지는 messages_changed, 바뀐 설정은 unavailable이다", _DIV_KO),
+    ("ex1b.first_divergence", "agrees with the API's cache diagnostics on every case"): (
+        "모든 경우에서 API의 캐시 진단과 일치한다", _DIV_KO),
+})

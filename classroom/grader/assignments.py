@@ -23,8 +23,9 @@ from pathlib import Path
 from classroom import grading
 
 CHECK_CALL = re.compile(r"""\bcheck\(\s*(?:name\s*=\s*)?["']([\w.\-]+)["']""")
-EXERCISE = re.compile(r"ex(\d+)\.\w+")
-FILE_NUMBER = re.compile(r"^(?:lesson|exercises?|assignment|ex|nb)?[ _-]?0*(\d{1,2})(?!\d)", re.I)
+EXERCISE = re.compile(r"ex(\d+)([a-z]?)\.\w+")  # ex2.find_split, ex1b.bill_from_usage
+FILE_NUMBER = re.compile(r"^(?:lesson|exercises?|assignment|ex|nb)?[ _-]?0*(\d{1,2})"
+                         r"(?:([a-z])(?![a-z]))?(?!\d)", re.I)  # 02, 01b_the_prompt_cache
 MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
 
 
@@ -42,6 +43,11 @@ class Submission:
     one_per_file: bool = True  # named after its file (not after its folder)
 
 
+def _key(m: re.Match) -> str:
+    """An assignment's name from a match of its number and optional letter: '01', '01b'."""
+    return f"{int(m.group(1)):02d}{(m.group(2) or '').lower()}"
+
+
 def course_assignments() -> dict[str, list[str]]:
     """Assignment ("01") -> its exercises in the course's order (the registered checks)."""
     grading._load_checks()
@@ -49,14 +55,17 @@ def course_assignments() -> dict[str, list[str]]:
     for exercise in grading.CHECKS:
         m = EXERCISE.fullmatch(exercise)
         if m:
-            found.setdefault(f"{int(m.group(1)):02d}", []).append(exercise)
+            found.setdefault(_key(m), []).append(exercise)
     return dict(sorted(found.items()))
 
 
 def normalize(name: str) -> str:
-    """'2', '02', '02_truncation_and_the_400', 'lesson02' -> '02' (KeyError if unknown)."""
+    """'2', '02', '02_truncation_and_the_400', 'lesson02' -> '02'; '1b', '01b_the_prompt_cache'
+    -> '01b' (KeyError if unknown)."""
     m = FILE_NUMBER.match(name.strip())
-    key = f"{int(m.group(1)):02d}" if m else name
+    key = _key(m) if m else name
+    if m and key not in course_assignments():  # '02b_notes': a letter that names no part
+        key = f"{int(m.group(1)):02d}"
     if key not in course_assignments():
         known = ", ".join(course_assignments())
         raise KeyError(f"no assignment {name!r} in this course (known: {known})")
@@ -112,9 +121,9 @@ def infer(sub: Submission) -> str | None:
     """The assignment a notebook is, from what it declares or checks, else its file name."""
     votes: dict[str, int] = {}
     for name in sub.declared:
-        m = re.match(r"ex(\d+)(?:\.|$)", name)
-        if m and f"{int(m.group(1)):02d}" in course_assignments():
-            key = f"{int(m.group(1)):02d}"
+        m = re.match(r"ex(\d+)([a-z]?)(?:\.|$)", name)
+        if m and _key(m) in course_assignments():
+            key = _key(m)
             votes[key] = votes.get(key, 0) + 1
     if votes:
         return max(sorted(votes), key=votes.get)
