@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import queue
+import sys
 import tempfile
 import threading
 import time
@@ -175,5 +176,10 @@ def audit_pace(strategy_names, model_names=MODELS, jobs: int = 2, workload: str 
     """Every strategy on the 200-file audit on each model: rows of `coursekit.bench.measure`
     with the model, CPU and wall seconds; one fresh process per run, `jobs` at a time."""
     todo = [(m, s, workload, size) for m in model_names for s in strategy_names]
+    rows = []
     with multiprocessing.get_context("spawn").Pool(jobs, maxtasksperchild=1) as pool:
-        return pool.map(_timed_measure, todo, chunksize=1)
+        for done, row in enumerate(pool.imap(_timed_measure, todo, chunksize=1), 1):
+            rows.append(row)
+            print(f"[{done}/{len(todo)}] {row['model']}, {row['strategy']}: {row['cpu_s']:.1f} s "
+                  f"CPU, {row['model_calls']} calls", file=sys.stderr, flush=True)
+    return rows
