@@ -94,7 +94,8 @@ def _messages(messages, betas: set[str], row: models.Model, compacting: bool) ->
         for j, b in enumerate(m.get("content") if isinstance(m, dict) and
                               isinstance(m.get("content"), list) else []):
             inner = b.get("content") if isinstance(b, dict) else None
-            for k, c in [(None, b)] + list(enumerate(inner if isinstance(inner, list) else [])):
+            nested = enumerate(inner) if isinstance(inner, list) else ()
+            for k, c in [(None, b), *nested] if nested else ((None, b),):
                 if isinstance(c, dict) and c.get("type") in UNREAD:
                     where = f"messages.{i}.content.{j}" + (f".content.{k}" if k is not None else "")
                     raise unsupported(where, f"a `{c['type']}` block")
