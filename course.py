@@ -154,26 +154,9 @@ def lab(python: Path, args: list[str]) -> int:
     """JupyterLab on the whole course, opened on the start page; its log goes to a file and
     one line says where to go. Offline unless a key is set. Works as root too (containers,
     cloud machines, hub images), where Jupyter otherwise refuses to start."""
-    env = dict(os.environ)
-    env.pop("AGENTLIB_OFFLINE", None)  # agentlib picks Claude only if ANTHROPIC_API_KEY is set
-    start = START_PAGE
-    if "--lang" in args:  # --lang ko: the Korean edition's start page
-        i = args.index("--lang")
-        lang, args = (args[i + 1] if i + 1 < len(args) else ""), args[:i] + args[i + 2:]
-        start = f"lessons/{lang}/00_start_here.ipynb" if lang and lang != "en" else START_PAGE
-        if not (ROOT / start).exists():
-            sys.exit(f"no start page for --lang {lang!r} ({start} does not exist)")
-        if lang == "ko":
-            korean_menus(python, env)
-    cmd = [str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={ROOT}",
-           "--ContentsManager.preferred_dir=lessons", f"--LabApp.default_url=/lab/tree/{start}",
-           f"--LabApp.app_settings_dir={lab_settings()}"]
-    env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
-        [str(lab_config()), *filter(None, [env.get("JUPYTER_CONFIG_PATH")])])
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        cmd.append("--allow-root")
+    cmd, env, start = lab_command(python, args)
     with open(LAB_LOG, "w", encoding="utf-8") as log:
-        proc = subprocess.Popen(cmd + args, cwd=ROOT, env=env, stdout=log,
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log,
                                 stderr=subprocess.STDOUT)
     url = wait_for_server(python, proc, start)
     if url is None:
@@ -189,6 +172,33 @@ def lab(python: Path, args: list[str]) -> int:
             return proc.wait()
         except KeyboardInterrupt:
             continue  # Jupyter got the same Ctrl-C and asks or stops by itself
+
+
+def lab_command(python: Path, args: list[str], root: Path = ROOT
+                ) -> tuple[list[str], dict[str, str], str]:
+    """(command, environment, start page) of the JupyterLab a learner gets: the course's
+    start page (`--lang ko`: the Korean one), no news prompt and no update check, the
+    teacher's extensions (nbgrader) hidden; `args` go to JupyterLab. `root`: the folder it
+    serves (the course; scripts/browser_test.py gives a copy of it)."""
+    env = dict(os.environ)
+    env.pop("AGENTLIB_OFFLINE", None)  # agentlib picks Claude only if ANTHROPIC_API_KEY is set
+    start = START_PAGE
+    if "--lang" in args:  # --lang ko: the Korean edition's start page
+        i = args.index("--lang")
+        lang, args = (args[i + 1] if i + 1 < len(args) else ""), args[:i] + args[i + 2:]
+        start = f"lessons/{lang}/00_start_here.ipynb" if lang and lang != "en" else START_PAGE
+        if not (root / start).exists():
+            sys.exit(f"no start page for --lang {lang!r} ({start} does not exist)")
+        if lang == "ko":
+            korean_menus(python, env)
+    cmd = [str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={root}",
+           "--ContentsManager.preferred_dir=lessons", f"--LabApp.default_url=/lab/tree/{start}",
+           f"--LabApp.app_settings_dir={lab_settings()}"]
+    env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
+        [str(lab_config()), *filter(None, [env.get("JUPYTER_CONFIG_PATH")])])
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    return cmd + args, env, start
 
 
 NEWS_OFF = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false",
@@ -433,7 +443,19 @@ def serve(python: Path, args: list[str]) -> int:
     """The offline stand-in as an HTTP server on 127.0.0.1 (standin/http.py): it prints the
     ANTHROPIC_BASE_URL to give any client; Ctrl-C stops it. [--port 8765] [--seed N]
     [--context-window N] [--quiet]"""
-    return run([str(python), "-m", "standin.http", *args], cwd=ROOT)
+    return become([str(python), "-m", "standin.http", *args])
+
+
+def become(cmd: list[str]) -> int:
+    """Run `cmd` in this very process (POSIX exec), so that every signal sent to this
+    command (Ctrl-C, `kill`, `timeout`, a closed terminal) reaches it, and nothing is left
+    behind holding its port; elsewhere (Windows) as a child, as `run` does."""
+    if os.name != "posix":
+        return run(cmd)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.chdir(ROOT)
+    os.execv(cmd[0], cmd)
 
 
 COMMANDS = {

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from apiwire import models
+
 Message = dict[str, Any]
 Block = dict[str, Any]
 
@@ -93,7 +95,12 @@ LESSON_HINTS = {
     "too_long": "the history no longer fits the window; lessons 02-05 show ways to shrink it "
     "(lessons/01_append_only_growth.ipynb shows why it grows)",
     "shape": "each message is {'role': 'user'|'assistant', 'content': str | list of blocks}",
+    "prefill": "a history must end with a user turn (the task, or the newest tool results), "
+    "so a strategy keeps the newest turn whole, its results emptied at most "
+    "(lessons/02_truncation_and_the_400.ipynb; lessons/07_choosing_and_combining.ipynb)",
 }
+PREFILL_REFUSED = ("This model does not support assistant message prefill. The conversation "
+                   "must end with a user message.")  # the API's words (docs/api-facts.md 2.11)
 
 BLOCK_TYPES = {
     "text", "image", "document", "tool_use", "tool_result", "thinking", "redacted_thinking",
@@ -163,11 +170,12 @@ def _texts_of(b: Block) -> list[str]:
     return []
 
 
-def validate(messages: Any) -> None:
+def validate(messages: Any, *, model: str | None = None) -> None:
     """Raise HistoryError, worded as the API words its 400, if the API would reject `messages`.
 
     Consecutive same-role messages are merged into one turn, as the API does; indices in
-    errors are positions in the list as given.
+    errors are positions in the list as given. With `model`, also what that model refuses:
+    a history that ends on an assistant turn (a prefill), for a model that takes none.
     """
     if not isinstance(messages, list):
         raise HistoryError("messages: Input should be a valid list", "shape")
@@ -243,6 +251,18 @@ def validate(messages: Any) -> None:
                     f"messages.{i}: `tool_use` ids were found without `tool_result` blocks "
                     f"immediately after: {ids}. Each `tool_use` block must have a corresponding "
                     "`tool_result` block in the next message.", "split", i)
+    # 5. a final assistant turn is a prefill, which the newer models refuse
+    if model is not None and messages[last]["role"] == "assistant" and not _prefill(model) \
+            and not all(b.get("type") == "compaction" for b in blocks(messages[last]) or [{}]):
+        raise HistoryError(PREFILL_REFUSED, f"messages.{last}, the last message, is the "
+                           f"assistant's, and {model} takes no prefill; {LESSON_HINTS['prefill']}", last)
+
+
+def _prefill(model: str) -> bool:
+    """Whether `model` takes a final assistant message (the catalog's `prefill`); a model
+    the catalog does not know is checked by the API itself."""
+    row = models.CATALOG.get(model)
+    return row is None or row.prefill
 
 
 def is_valid(messages: Any) -> bool:

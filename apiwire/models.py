@@ -54,6 +54,7 @@ class Model:
     # The system prompt the API itself adds to a request that has `tools`, in tokens:
     # (tool_choice auto or none, tool_choice any or tool). docs/api-facts.md 8.5.
     tool_prompt: tuple[int, int] = (0, 0)
+    retires: str | None = None  # the scheduled retirement (RFC 3339), deprecations page
 
     @property
     def always_thinks(self) -> bool:
@@ -118,10 +119,11 @@ CATALOG: dict[str, Model] = {m.id: m for m in [
     Model("claude-haiku-4-5", "legacy", 200_000, 64_000, _p(1, 5, 0.10), min_cacheable=4096,
           tool_prompt=(496, 588), **_OLD),
     Model("claude-opus-4-5", "deprecated", 200_000, 64_000, _p(5, 25, 0.50),
-          min_cacheable=4096, tool_prompt=(496, 588), **{**_OLD, "keeps_thinking": True}),
+          min_cacheable=4096, tool_prompt=(496, 588), retires="2027-01-22T00:00:00Z",
+          **{**_OLD, "keeps_thinking": True}),
     Model("claude-sonnet-4-5", "deprecated", 200_000, 64_000, _p(3, 15, 0.30),
-          tool_prompt=(496, 588), **_OLD),
-    Model("claude-mythos-preview", "retired", 0, 0, _p(0, 0, 0)),
+          tool_prompt=(496, 588), retires="2026-11-30T00:00:00Z", **_OLD),
+    Model("claude-mythos-preview", "retired", 0, 0, _p(0, 0, 0), retires="2026-06-30T00:00:00Z"),
 ]}
 for _alias, _id in (("claude-haiku-4-5-20251001", "claude-haiku-4-5"),
                     ("claude-opus-4-5-20251101", "claude-opus-4-5"),

@@ -3,25 +3,29 @@
     python scripts/browser_test.py [--out runs/browser] [--chromium PATH]
 
 It copies the course's notebooks to a temporary folder (so nothing here can change the
-repository), starts JupyterLab there on a free loopback port with a token, and then:
-opens every lesson and checks that opening it does not mark it changed; runs all cells of
-lesson 01 and checks that no cell shows an error; moves the context-window viewer's
-slider with the keyboard and checks that the view changes. Screenshots go to --out. It
-stops only the processes it started. Exit status 0: passed; 1: failed; 3: skipped (no
-Chromium on this machine; the message says how to install it).
+repository) and starts JupyterLab there as `course.py lab` starts it (its `lab_command`:
+the same start page, settings and hidden teacher's extensions), on a free loopback port
+with a token, and then: checks what a learner sees first (the course's start page, no
+Nbgrader menu or panel, no prompt about Jupyter news); opens every lesson and checks that
+opening it does not mark it changed; runs all cells of lesson 01 and checks that no cell
+shows an error; moves the context-window viewer's slider with the keyboard and checks
+that the view changes. Screenshots go to --out. It stops only the processes it started.
+Exit status 0: passed; 1: failed; 3: skipped (no Chromium on this machine; the message
+says how to install it).
 
 It never waits for a fixed time: every step waits for the condition it needs (the
 notebook loaded, its kernel connected, idle and described, every cell run, the viewer
 drawn, the caption changed), each with a deadline generous enough for a cold machine,
 and reads what JupyterLab holds (its notebook model, through `window.jupyterapp`, which
 this JupyterLab exposes) rather than what happens to be drawn on screen. JupyterLab runs
-with settings and workspaces of its own (nothing of yours is read or changed) and
+with user settings and workspaces of its own (nothing of yours is read or changed) and
 without autosave, so that whether a file is written cannot depend on how long a run took.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import re
@@ -65,10 +69,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-SETTINGS = {  # this JupyterLab's own user settings
+SETTINGS = {  # this JupyterLab's own user settings: what `course.py lab` sets is its own
     "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
-    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false",
-                                                    "checkForUpdates": False},
 }
 
 
@@ -83,21 +85,29 @@ def lab_folders(state: Path) -> tuple[Path, Path]:
     return settings, workspaces
 
 
-def start_lab(root: Path, port: int, token: str, log: Path, state: Path) -> subprocess.Popen:
-    """JupyterLab on 127.0.0.1:port in its own process group (so we stop exactly it), with
-    settings and workspaces under `state` and its app object reachable from the page."""
+def course_launcher():
+    """course.py as a module: the launcher whose `lab_command` a learner's `lab` runs."""
+    spec = importlib.util.spec_from_file_location("course_launcher", ROOT / "course.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def start_lab(root: Path, port: int, token: str, log: Path, state: Path
+              ) -> tuple[subprocess.Popen, str]:
+    """JupyterLab as `course.py lab` starts it, serving `root`, on 127.0.0.1:port in its own
+    process group (so we stop exactly it), with user settings and workspaces under `state`
+    and its app object reachable from the page; (the process, the start page)."""
     settings, workspaces = lab_folders(state)
-    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--ServerApp.root_dir={root}",
-           "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-           f"--IdentityProvider.token={token}", "--ServerApp.port_retries=0",
-           f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={workspaces}",
-           "--LabApp.expose_app_in_browser=True"]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        cmd.append("--allow-root")
-    env = dict(os.environ, AGENTLIB_OFFLINE="1", PYTHONHASHSEED="0")
+    ours = ["--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+            f"--IdentityProvider.token={token}", "--ServerApp.port_retries=0",
+            f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={workspaces}",
+            "--LabApp.expose_app_in_browser=True"]
+    cmd, env, start = course_launcher().lab_command(Path(sys.executable), ours, root=root)
+    env.update(AGENTLIB_OFFLINE="1", PYTHONHASHSEED="0")
     out = open(log, "w", encoding="utf-8")  # noqa: SIM115 (closed by the process's end)
     return subprocess.Popen(cmd, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+                            start_new_session=True), start
 
 
 def wait_ready(port: int, token: str, proc: subprocess.Popen, seconds: float = 180) -> None:
@@ -187,6 +197,27 @@ KOREAN_CAPTION = """() => {
 }"""
 
 
+FIRST_VIEW = """async () => {
+  const app = window.jupyterapp;
+  await app.restored;
+  const news = await app.serviceManager.settings.fetch(
+    '@jupyterlab/apputils-extension:notification');  // the schema's defaults, overrides in
+  const user = (news.settings || {}).fetchNews;
+  const labels = sel => [...document.querySelectorAll(sel)].map(e => e.textContent.trim());
+  return {
+    plugins: app.listPlugins().filter(id => /nbgrader/i.test(id)),
+    menus: labels('.lm-MenuBar-itemLabel'),
+    panels: labels('.lm-TabBar-tabLabel').concat(
+      [...document.querySelectorAll('.jp-SideBar .lm-TabBar-tab')].map(e => e.title || '')),
+    fetchNews: user !== undefined ? user : news.schema.properties.fetchNews.default,
+    toasts: labels('.Toastify__toast'),
+  };
+}"""
+"""What a learner sees first: the teacher's plugins loaded, the menus, the side panels'
+tabs, whether JupyterLab will ask about Jupyter news (it asks while `fetchNews` is
+"none"), and the notifications shown."""
+
+
 def api(base: str, token: str, path: str, method: str = "GET") -> object:
     request = urllib.request.Request(f"{base}/api/{path}?token={token}", method=method)
     with urllib.request.urlopen(request, timeout=60) as r:
@@ -260,7 +291,37 @@ def run_all(page) -> list[str]:
     return page.evaluate(ERRORS)
 
 
-def session(chromium: str, root: Path, base: str, token: str, out: Path) -> list[str]:
+def first_view(page, base: str, start: str, failures: list[str], out: Path) -> None:
+    """The lab's own address, as a learner opens it: the course's start page, nothing of
+    the teacher's tools, no question about news."""
+    page.goto(f"{base}/?reset&token={page.token}")
+    opened = holds(lambda: page.wait_for_function(SETTLED, arg=start, timeout=LOAD))
+    seen = page.evaluate(FIRST_VIEW)
+    check(opened, f"the lab opens on the course's start page ({start})", failures)
+    nbgrader = seen["plugins"] + [m for m in seen["menus"] + seen["panels"]
+                                  if re.search(r"nbgrader|assignment", m, re.I)]
+    check(not nbgrader, "no Nbgrader menu, panel or plugin" +
+          (f" (found: {nbgrader[:4]})" if nbgrader else ""), failures)
+    news = [t for t in seen["toasts"] if re.search(r"news", t, re.I)]
+    check(seen["fetchNews"] == "false" and not news,
+          f"no prompt about Jupyter news (fetchNews {seen['fetchNews']!r}"
+          + (f"; shown: {news[0][:60]!r})" if news else ")"), failures)
+    print(f"NOTE  menus: {', '.join(seen['menus'])}; nbgrader's lab extension is "
+          f"{'installed' if teacher_extension_installed() else 'not installed'} here",
+          flush=True)
+    page.screenshot(path=str(out / "00-start-page.png"))
+    stop_kernels(page, base)
+
+
+def teacher_extension_installed() -> bool:
+    """Whether this environment holds nbgrader's JupyterLab extension (`course.py test` and
+    the teacher's commands install it), i.e. whether hiding it was put to the test."""
+    return (Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "@jupyter" /
+            "nbgrader").is_dir()
+
+
+def session(chromium: str, root: Path, base: str, token: str, out: Path,
+            start: str) -> list[str]:
     from playwright.sync_api import expect, sync_playwright
 
     failures: list[str] = []
@@ -276,6 +337,7 @@ def session(chromium: str, root: Path, base: str, token: str, out: Path) -> list
         page.set_default_timeout(DRAWN)
         page.set_default_navigation_timeout(LOAD)
         page.token = token
+        first_view(page, base, start, failures, out)
         for path in lessons:  # opening a notebook must change nothing
             opened = open_notebook(page, base, path)
             why = "" if not opened["dirty"] else \
@@ -362,10 +424,10 @@ def main(argv: list[str] | None = None) -> int:
         for folder in ("lessons", "exercises"):
             shutil.copytree(ROOT / folder, root / folder, ignore=notebooks_only)
         port, token = free_port(), secrets.token_hex(16)
-        proc = start_lab(root, port, token, out / "jupyterlab.log", Path(tmp) / "lab")
+        proc, start = start_lab(root, port, token, out / "jupyterlab.log", Path(tmp) / "lab")
         try:
             wait_ready(port, token, proc)
-            failures = session(chromium, root, f"http://127.0.0.1:{port}", token, out)
+            failures = session(chromium, root, f"http://127.0.0.1:{port}", token, out, start)
         finally:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)  # our JupyterLab and its kernels only

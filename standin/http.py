@@ -4,17 +4,20 @@
 
 It listens on 127.0.0.1 only and hands every request, whatever its method or path, to
 `CourseModel.handle`, the same entry point the in-process transport uses, so a request
-gets the same reply byte for byte over HTTP as in process (the request id included: it
-is derived from the body). What the server adds is only HTTP itself:
+gets the same reply byte for byte over HTTP as in process (all but the request id, new
+for each request). What the server adds is only HTTP itself:
 
-- the query string (`?beta=true`, the SDK's beta client) is not part of the path the
-  model sees, as `transport.py` passes `request.url.path`; repeated headers are joined
-  with ", ", as httpx joins them;
+- the path with its query string, as `transport.py` passes it; repeated headers are
+  joined with ", ", as httpx joins them;
 - a JSON reply is sent with Content-Length; a `text/event-stream` reply is sent with
-  chunked transfer encoding, one chunk per server-sent event, flushed as it goes;
+  chunked transfer encoding to an HTTP/1.1 client, one chunk per server-sent event,
+  flushed as it goes, and to an HTTP/1.0 client as a plain stream that ends when the
+  connection closes (RFC 9112 forbids chunked in a reply to HTTP/1.0);
 - what never reaches the model gets an error in the API's shape, never an HTML page or a
   traceback: a body that cannot be read (400), over the 32 MB limit (413), a request line
-  or headers http.server refuses (400/414/431), an unexpected failure (500 `api_error`).
+  or headers http.server refuses (400/414/431), an unexpected failure (500 `api_error`);
+- SIGINT (Ctrl-C), SIGTERM (`kill`, `timeout`) and SIGHUP (a closed terminal) stop it and
+  free the port.
 
 The model keeps state (its call counter, the prompt cache) and does no I/O: one lock
 serializes the calls into it, so concurrent requests are each answered as if sent one
@@ -25,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import hashlib
 import json
 import os
 import signal
@@ -45,15 +47,10 @@ DEFAULT_PORT = 8765
 Reply = tuple[int, dict[str, str], bytes]
 
 
-def request_id(body: bytes) -> str:
-    """The id `CourseModel.handle` gives a request: from its body, not from time."""
-    return "req_offline_" + hashlib.sha256(body).hexdigest()[:24]
-
-
-def error_reply(model: CourseModel, status: int, message: str, body: bytes = b"") -> Reply:
+def error_reply(model: CourseModel, status: int, message: str) -> Reply:
     """An error in the API's shape, headers included (`CourseModel.error`); a 4xx the
     model's table lacks (414, 431) is an `invalid_request_error`, as the docs allow."""
-    status, headers, out = model.error(APIError(status, message), request_id(body))
+    status, headers, out = model.error(APIError(status, message), model.request_id())
     if status < 500 and status not in ERROR_TYPES:
         data = json.loads(out)
         data["error"]["type"] = "invalid_request_error"
@@ -90,6 +87,7 @@ class StandinServer(ThreadingHTTPServer):
 
     def __init__(self, model: CourseModel, port: int = 0, quiet: bool = True):
         self.model = model
+        model.salt = os.urandom(8).hex().encode()  # ids unlike any earlier start's
         self.lock = threading.Lock()
         self.quiet = quiet
         super().__init__((HOST, port), Handler)
@@ -136,7 +134,7 @@ class Handler(BaseHTTPRequestHandler):
             except BodyError as e:
                 self.close_connection = True  # what is left of the body is not read
                 return self.send(*error_reply(self.server.model, e.status, e.message))
-            path = self.path.split("?", 1)[0].split("#", 1)[0]
+            path = self.path.split("#", 1)[0]
             self.send(*self.server.answer(self.command, path, self.joined_headers(), body))
         except ConnectionError:
             self.close_connection = True  # the client went away
@@ -197,15 +195,20 @@ class Handler(BaseHTTPRequestHandler):
             self.rfile.readline(1024)  # the CRLF after each chunk
 
     def send(self, status: int, headers: dict[str, str], body: bytes) -> None:
-        """The reply as the model made it; an event stream event by event, chunked."""
+        """The reply as the model made it; an event stream event by event, chunked to an
+        HTTP/1.1 client, close-delimited to an HTTP/1.0 one."""
         self.sent = True
         streaming = headers.get("content-type", "").startswith("text/event-stream")
+        chunked = streaming and self.request_version == "HTTP/1.1"
+        if streaming and not chunked:
+            self.close_connection = True  # the end of the stream is the end of the connection
         self.send_response(status)
         for key, value in headers.items():
             self.send_header(key, value)
         if streaming:
             self.send_header("cache-control", "no-cache")
-            self.send_header("transfer-encoding", "chunked")
+            if chunked:
+                self.send_header("transfer-encoding", "chunked")
         else:
             self.send_header("content-length", str(len(body)))
         if self.close_connection:
@@ -217,9 +220,10 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
             return
         for event in sse_events(body):
-            self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event) if chunked else event)
             self.wfile.flush()
-        self.wfile.write(b"0\r\n\r\n")
+        if chunked:
+            self.wfile.write(b"0\r\n\r\n")
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None
                    ) -> None:
@@ -259,6 +263,9 @@ def address_in_use(e: OSError) -> bool:
         getattr(e, "winerror", None) == 10048
 
 
+STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")  # Ctrl-C; kill and timeout; a closed terminal
+
+
 def interrupted(signum, frame):
     raise KeyboardInterrupt
 
@@ -267,7 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python3 course.py serve",
         description="Serve the offline stand-in for the Messages API over HTTP on 127.0.0.1: "
-                    "POST /v1/messages (stream: true too) and /v1/messages/count_tokens.")
+                    "POST /v1/messages (stream: true too), /v1/messages/count_tokens and GET "
+                    "/v1/models.")
     ap.add_argument("--port", type=int, default=DEFAULT_PORT,
                     help=f"the port on 127.0.0.1 (default {DEFAULT_PORT}; 0: any free one)")
     ap.add_argument("--seed", type=int, help="serve the unscripted stand-in, varied from N")
@@ -295,19 +303,20 @@ def main(argv: list[str] | None = None) -> int:
     what = ("the scripted course model" if model.unscripted is None else
             f"the unscripted stand-in, seed {model.unscripted.seed}, answering as {model.model}")
     window = f", every window {model.context_window:,} tokens" if model.context_window else ""
-    print(f"The offline stand-in for the Messages API ({what}{window}; not Claude) is "
-          f"listening on {server.url}\n"
-          "Point any client at it with these two variables (the anthropic SDKs read them; "
-          "any API key string works, nothing leaves this machine):\n"
-          f"ANTHROPIC_BASE_URL={server.url}\n"
-          "ANTHROPIC_API_KEY=offline\n"
-          "Ctrl-C stops it.", flush=True)
     # Ctrl-C stops it even when started as a background job (which inherits SIGINT
-    # ignored), and `kill` (SIGTERM) stops it as cleanly
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    if hasattr(signal, "SIGTERM"):
-        signal.signal(signal.SIGTERM, interrupted)
+    # ignored); `kill` and `timeout` (SIGTERM) and a closed terminal (SIGHUP) as cleanly:
+    # from before the line that says it listens, so a signal sent on reading it is obeyed
+    for name in STOP_SIGNALS:
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), interrupted)
     try:
+        print(f"The offline stand-in for the Messages API ({what}{window}; not Claude) is "
+              f"listening on {server.url}\n"
+              "Point any client at it with these two variables (the anthropic SDKs read them; "
+              "any API key string works, nothing leaves this machine):\n"
+              f"ANTHROPIC_BASE_URL={server.url}\n"
+              "ANTHROPIC_API_KEY=offline\n"
+              "Ctrl-C stops it.", flush=True)
         server.serve_forever()
     except KeyboardInterrupt:
         pass

@@ -63,8 +63,7 @@ def check(request: dict, betas: set[str], counting: bool) -> models.Model:
         _max_tokens(request, row)
     if not counting and request.get("diagnostics") is not None:
         diagnostics.check(request["diagnostics"])
-    if request.get("container") is not None and not isinstance(request["container"], str):
-        raise APIError(400, "container: Input should be a valid string")
+    container(request)
     if "messages" not in request:
         raise APIError(400, "messages: Field required")
     _messages(request["messages"], betas, row, "compaction" in request)
@@ -72,6 +71,26 @@ def check(request: dict, betas: set[str], counting: bool) -> models.Model:
     _tools(request.get("tools"))
     _options(request)
     return row
+
+
+def container(request: dict) -> str | None:
+    """The container id a request names: a string, or an object with an `id` (SDK 2.14
+    `types/message_create_params_container_param.py`: `Union[ContainerParams, str]`). The
+    object's `skills` (Agent Skills loaded in the container) are refused by name."""
+    box = request.get("container")
+    if box is None or isinstance(box, str):
+        return box
+    if not isinstance(box, dict):
+        raise APIError(400, "container: Input should be a valid string or an object with "
+                       "`id` and `skills`")
+    for key in box:
+        if key not in ("id", "skills"):
+            raise extra(f"container.{key}")
+    if box.get("skills"):
+        raise unsupported("container.skills", "Agent Skills in a container")
+    if box.get("id") is not None and not isinstance(box["id"], str):
+        raise APIError(400, "container.id: Input should be a valid string")
+    return box.get("id")
 
 
 def _max_tokens(request: dict, row: models.Model) -> None:

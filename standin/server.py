@@ -11,11 +11,26 @@ docs/api-facts.md.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from typing import Any
+from urllib.parse import unquote
+
+import orjson
 
 from apiwire import models
-from standin import agent, compaction, edits, reply, servertools, stream, thinking, tokens, tooling
+from standin import (
+    agent,
+    compaction,
+    edits,
+    listing,
+    reply,
+    servertools,
+    stream,
+    thinking,
+    tokens,
+    tooling,
+)
 from standin import betas as B
 from standin import request as checks
 from standin.cache import PromptCache, segments
@@ -34,6 +49,28 @@ FAULT_MESSAGES = {
     529: "Overloaded (injected fault)",
 }
 MAX_REQUEST_BYTES = 32 * 1024 * 1024  # the API's 32 MB request limit
+MESSAGES = ("/v1/messages", "/v1/messages/count_tokens")
+
+
+def read_json(body: bytes) -> dict:
+    """The request body as the API reads it. Its parser's own words come back in the 400
+    ("The request body is not valid JSON: no low surrogate in string: line 1 column 12
+    (char 11)": orjson's, as the API's captured errors show), for any lone surrogate, any
+    byte that is not UTF-8 and any nesting over 1,024 levels (docs/api-facts.md 19.11)."""
+    try:
+        request = orjson.loads(body)
+    except orjson.JSONDecodeError as e:
+        raise APIError(400, f"The request body is not valid JSON: {e}") from None
+    if not isinstance(request, dict):
+        raise APIError(400, "request body must be a JSON object")
+    return request
+
+
+def has_key(headers: dict[str, str]) -> bool:
+    """An API key as the SDKs send one: `x-api-key`, or `Authorization: Bearer` (a token)."""
+    bearer = headers.get("authorization", "")
+    return bool(headers.get("x-api-key", "").strip()) or \
+        (bearer[:7].lower() == "bearer " and bool(bearer[7:].strip()))
 
 
 def digest(*parts: Any) -> str:
@@ -59,16 +96,28 @@ class CourseModel:
         self.faults = {int(k): int(v) for k, v in (faults or {}).items()}
         self.model = model
         self.calls = 0  # create/count calls received, retries included
+        self.salt = b""  # mixed into request ids: a server sets its own at each start
+        self._requests = itertools.count(1)  # numbers each request (thread-safe `next`)
         self.cache = PromptCache()
         self.diagnostics = Diagnostics()
         self.unscripted = None if unscripted is None else Unscripted(unscripted)
         self.respond = self.unscripted.respond if self.unscripted else agent.respond
 
     # ------------------------------------------------------------------ HTTP entry point
+    def request_id(self, body_digest: str = "") -> str:
+        """A new id for each request, as the API gives: from the body's digest and the
+        request's number (a repeated request gets another id; a kernel replays the same)."""
+        n = next(self._requests)
+        seed = b"%s%d:%s" % (self.salt, n, body_digest.encode("ascii"))
+        return "req_offline_" + hashlib.sha256(seed).hexdigest()[:24]
+
     def handle(self, method: str, path: str, headers: dict[str, str], body: bytes
                ) -> tuple[int, dict[str, str], bytes]:
-        """Answer one HTTP request: (status, headers, body)."""
-        request_id = "req_offline_" + hashlib.sha256(body).hexdigest()[:24]
+        """Answer one HTTP request: (status, headers, body). `path` may carry its query."""
+        body_digest = hashlib.sha256(body).hexdigest()  # the ids derive from it
+        request_id = self.request_id(body_digest)
+        path, _, query = path.partition("?")
+        path = unquote(path)  # as the SDK quotes a model id into `/v1/models/{model_id}`
         self.calls += 1
         try:
             if self.calls in self.faults:
@@ -79,20 +128,20 @@ class CourseModel:
                 raise APIError(529, "Overloaded")
             if len(body) > MAX_REQUEST_BYTES:
                 raise APIError(413, "Request exceeds the maximum allowed number of bytes.")
-            if method != "POST" or path not in ("/v1/messages", "/v1/messages/count_tokens"):
+            listed = method == "GET" and (path == "/v1/models" or path.startswith("/v1/models/"))
+            if not listed and (method != "POST" or path not in MESSAGES):
                 raise APIError(404, f"Not found: {method} {path}")
-            try:
-                request = json.loads(body or b"null")
-            except ValueError as e:
-                raise APIError(400, f"There was an error parsing the body: {e}") from None
-            if not isinstance(request, dict):
-                raise APIError(400, "request body must be a JSON object")
+            if not has_key(headers):
+                raise APIError(401, "x-api-key header is required")
+            out = {"request-id": request_id, "content-type": "application/json"}
+            if listed:
+                return 200, out, _dump(listing.answer(path, query, self.context_window))
+            request = read_json(body)
             betas = B.parse(headers.get("anthropic-beta", ""))
             checks.check_headers(headers)
-            out = {"request-id": request_id, "content-type": "application/json"}
             if path.endswith("count_tokens"):
                 return 200, out, _dump(self.count_tokens(request, betas))
-            result = self.create(request, betas, hashlib.sha256(body).hexdigest())
+            result = self.create(request, betas, body_digest)
             if request.get("diagnostics") is not None:  # cache diagnostics: api-facts 5.11
                 result["diagnostics"] = self.diagnostics.answer(request, betas, result,
                                                                 hidden_prompt(request))
@@ -101,6 +150,11 @@ class CourseModel:
             return 200, out, _dump(result)
         except APIError as e:
             return self.error(e, request_id)
+        except RecursionError:  # nesting within the parser's 1,024 levels, too deep for Python
+            return self.error(APIError(400, "The request body is nested too deeply for the "
+                                       "offline course model to read (the API's parser "
+                                       "takes up to 1,024 levels); send flatter JSON."),
+                              request_id)
         except Exception as e:  # a bug in the stand-in must still look like an API answer
             return self.error(APIError(500, f"offline course model failed: "
                                             f"{type(e).__name__}: {e}"), request_id)
@@ -218,7 +272,7 @@ class CourseModel:
             usage["output_tokens_details"] = {"thinking_tokens": thought}
         response = self._message(request, key, content, stop_reason, usage, applied,
                                  iterations, stop_sequence)
-        box = request.get("container") or (servertools.container_id(
+        box = checks.container(request) or (servertools.container_id(
             messages + [{"role": "assistant", "content": content}], digest)
             if turn.used_code or catalog.code and servertools.pending_script(messages) else None)
         if box:

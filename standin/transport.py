@@ -19,7 +19,8 @@ BASE_URL = "http://offline.invalid"
 
 def _answer(model: CourseModel, request: httpx.Request, body: bytes) -> httpx.Response:
     headers = {k.lower(): v for k, v in request.headers.items()}
-    status, out_headers, out_body = model.handle(request.method, request.url.path, headers, body)
+    status, out_headers, out_body = model.handle(request.method, request.url.raw_path.decode(),
+                                                 headers, body)  # the path with its query
     return httpx.Response(status, headers=out_headers, content=out_body, request=request)
 
 

@@ -102,7 +102,8 @@ def test_the_stand_in_runs_without_agentlib():
     code = ("import sys; sys.modules['agentlib'] = None\n"
             "import standin, json\n"
             "model, http = standin.in_process()\n"
-            "r = http.post('/v1/messages/count_tokens', json={'model': 'course-model-1', "
+            "r = http.post('/v1/messages/count_tokens', headers={'x-api-key': 'k'}, "
+            "json={'model': 'course-model-1', "
             "'messages': [{'role': 'user', 'content': 'hi'}]})\n"
             "print(r.status_code, r.json()['input_tokens'])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -126,3 +126,30 @@ def test_the_lab_installs_no_teacher_tool_and_the_teachers_commands_do(monkeypat
     course.ensure_venv(course.extras_for("grade"))
     course.ensure_venv(course.extras_for("lab"))  # keeps what a teacher's command added
     assert installs == [".[test]", ".[teacher,test]"]
+
+
+def test_the_browser_test_starts_the_lab_a_learner_gets(monkeypatch, tmp_path):
+    """scripts/browser_test.py starts JupyterLab through course.py's `lab_command`: what
+    `course.py lab` runs (the start page, the news settings, nbgrader hidden), plus only
+    its own port, token, user settings and the app object exposed to the page."""
+    spec = importlib.util.spec_from_file_location("browser_test", ROOT / "scripts" /
+                                                  "browser_test.py")
+    browser = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(browser)
+    course, started = load_course(), {}
+    monkeypatch.setattr(course, "VENV", tmp_path / "venv")
+    monkeypatch.setattr(browser, "course_launcher", lambda: course)
+
+    def popen(cmd, **kw):
+        started.update(cmd=cmd, env=kw["env"])
+        return "proc"
+
+    monkeypatch.setattr(browser.subprocess, "Popen", popen)
+    proc, start = browser.start_lab(tmp_path / "root", 8123, "tok", tmp_path / "log",
+                                    tmp_path / "state")
+    learner, env, page = course.lab_command(Path(sys.executable), [], root=tmp_path / "root")
+    assert (proc, start, page) == ("proc", "lessons/00_start_here.ipynb", start)
+    assert started["cmd"][:len(learner)] == learner  # the learner's command, then its own
+    assert not any("nbgrader" in a or "app_settings" in a or "default_url" in a
+                   for a in started["cmd"][len(learner):])
+    assert started["env"]["JUPYTER_CONFIG_PATH"] == env["JUPYTER_CONFIG_PATH"]

@@ -17,7 +17,8 @@ import agentlib
 from agentlib import cost
 from agentlib.context import Clearing, Compactor, DropRecords, FoldTexts, cap, drop_records
 from agentlib.context.breakpoints import MARK, Breakpoints
-from agentlib.context.records import pairs, text_end
+from agentlib.context.clear import is_cleared
+from agentlib.context.records import old_pairs, pairs, text_end
 from agentlib.context.textfold import head, text_cut
 from agentlib.loop import run_agent
 from agentlib.messages import SUMMARY_MARK, blocks, user, validate
@@ -67,9 +68,14 @@ def test_drop_records_property(history, keep):
     assert frozen(history) == snapshot
     assert texts(out) == texts(history)  # every text stays, in order
     before, after = pairs(history), pairs(out)
-    assert len(after) == min(keep, len(before))
-    for (i, j), _ in after:  # the newest `keep` results, verbatim
-        assert blocks(out[i])[j] in [blocks(history[a])[b] for (a, b), _ in before[-keep:]]
+    gone, newest = old_pairs(history, keep)  # the newest turn's results stay, emptied at most
+    assert len(after) == len(before) - len(gone) == min(keep, len(before)) + len(newest)
+    given = {blocks(history[a])[b]["tool_use_id"]: blocks(history[a])[b] for (a, b), _ in before}
+    newest = {blocks(history[a])[b]["tool_use_id"] for (a, b), _ in before[len(before) - keep:]
+              } if keep else set()
+    for (i, j), _ in after:  # the newest `keep` results verbatim, the newest turn's at most
+        b = blocks(out[i])[j]  # emptied (a result shorter than the placeholder stays as it is)
+        assert b == given[b["tool_use_id"]] or (b["tool_use_id"] not in newest and is_cleared(b))
 
 
 @given(agent_histories(), st.integers(1, 3))

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import anthropic
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import standin
 from standin.http import StandinServer, build_model
@@ -140,7 +142,7 @@ def test_a_400_is_worded_as_in_process(server, messages):
         sdk(server).messages.create(**params)
     with pytest.raises(anthropic.BadRequestError) as local:
         local_sdk().messages.create(**params)
-    assert remote.value.body == local.value.body
+    assert {**remote.value.body, "request_id": ""} == {**local.value.body, "request_id": ""}
     assert remote.value.response.headers["x-should-retry"] == "false"
     assert "tool_result" in str(remote.value.body) or "at least one message" in \
         str(remote.value.body)
@@ -181,14 +183,16 @@ def test_urllib_alone_gets_a_message(server):
 
 
 @pytest.mark.parametrize("body, words", [
-    (b"{not json", "There was an error parsing the body"),
+    (b"{not json", "The request body is not valid JSON: unexpected character, expected a "
+                   "string key: line 1 column 2 (char 1)"),
     (b"[1, 2, 3]", "request body must be a JSON object"),
-    (b"", "request body must be a JSON object"),
+    (b"", "The request body is not valid JSON: Input is a zero-length, empty document: "
+          "line 1 column 1 (char 0)"),
 ], ids=["bad-json", "json-array", "empty"])
 def test_a_body_that_is_not_a_json_object_is_a_400(server, body, words):
     status, headers, out = post(server, "/v1/messages", body)
     assert status == 400 and headers["content-type"] == "application/json"
-    assert words in api_error(out, "invalid_request_error")
+    assert api_error(out, "invalid_request_error") == words
     assert headers["request-id"] == json.loads(out)["request_id"]
 
 
@@ -394,12 +398,218 @@ def test_a_second_server_on_the_same_port_exits_2_and_says_why(server):
     assert "Traceback" not in err
 
 
-def test_course_py_serve_runs_the_module_with_the_venvs_python(monkeypatch):
+def course_script():
     spec = importlib.util.spec_from_file_location("course_script", REPO / "course.py")
     course = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(course)
-    ran = []
-    monkeypatch.setattr(course, "run", lambda cmd, **kw: ran.append(cmd) or 0)
-    assert course.COMMANDS["serve"](Path("venv-python"), ["--port", "9000"]) == 0
-    assert ran == [["venv-python", "-m", "standin.http", "--port", "9000"]]
+    return course
+
+
+def test_course_py_serve_becomes_the_module_with_the_venvs_python(monkeypatch):
+    """On POSIX the launcher execs the server (one process: every signal reaches it);
+    elsewhere it runs it as a child."""
+    course, ran = course_script(), []
+    monkeypatch.setattr(course.os, "execv", lambda path, cmd: ran.append(("exec", cmd)))
+    monkeypatch.setattr(course.os, "chdir", lambda path: None)
+    monkeypatch.setattr(course, "run", lambda cmd, **kw: ran.append(("run", cmd)) or 0)
+    course.COMMANDS["serve"](Path("venv-python"), ["--port", "9000"])
+    how = "exec" if os.name == "posix" else "run"
+    assert ran == [(how, ["venv-python", "-m", "standin.http", "--port", "9000"])]
     assert "course.py serve" in course.USAGE
+
+
+# ---------------------------------------------------------------- hostile bytes
+def body_with(model: str = '"course-model-1"', key: str = '"model"', text: str = '"hi"') -> bytes:
+    """A create body written by hand, so that it can hold what json.dumps never writes."""
+    return (f'{{{key}: {model}, "max_tokens": 64, "messages": [{{"role": "user", '
+            f'"content": {text}}}]}}').encode()
+
+
+SURROGATE = "The request body is not valid JSON: no low surrogate in string: line 1 column"
+
+
+@pytest.mark.parametrize("body, words", [
+    (body_with(model='"\\ud800"'), SURROGATE),
+    (body_with(key='"mod\\ud83del"'), SURROGATE),  # a JS string cut mid-emoji, in a field name
+    (body_with(text='"cut \\ud83d"'), SURROGATE),
+    (body_with(text='"\\udc00 alone"'),
+     "The request body is not valid JSON: invalid high surrogate in string: line 1 column"),
+    (body_with(text='"raw"').replace(b"raw", b"\xed\xa0\x80"),  # a surrogate in raw UTF-8
+     "The request body is not valid JSON: str is not valid UTF-8"),
+    (b"[" * 100_000 + b"]" * 100_000,
+     "The request body is not valid JSON: depth limit exceeded: line 1 column 1026 (char 1025)"),
+    (body_with(text='[{"type": "text", "text": "hi", "x": ' + "[" * 1025 + "]" * 1025 + "}]"),
+     "The request body is not valid JSON: depth limit exceeded"),
+    (body_with(text="NaN"), "The request body is not valid JSON: unexpected character"),
+], ids=["model", "field-name", "message-text", "lone-low", "utf8-surrogate-bytes",
+        "nested-100000", "nested-1025-in-a-block", "nan"])
+def test_a_malformed_body_is_the_apis_400_never_a_500(server, body, words):
+    """Each answered as the API answers it (docs/api-facts.md 19.3): 400, not retryable,
+    with its parser's words; the SDK raises it at once, with no retry."""
+    status, headers, out = post(server, "/v1/messages", body)
+    assert (status, headers["x-should-retry"]) == (400, "false")
+    assert api_error(out, "invalid_request_error").startswith(words)
+    client = anthropic.Anthropic(base_url=server.url, api_key="x", max_retries=3)
+    calls = server.model.calls
+    with pytest.raises(anthropic.BadRequestError, match="not valid JSON"):
+        client.post("/v1/messages", cast_to=anthropic.types.Message, content=body,
+                    options={"headers": {"content-type": "application/json"}})
+    assert server.model.calls == calls + 1  # never retried
+
+
+def test_nesting_the_parser_takes_but_python_cannot_follow_is_a_400():
+    """Within the parser's 1,024 levels, deeper than the stand-in's Python can recurse."""
+    model = build_model()
+    deep = "[" * 1000 + "]" * 1000
+    body = body_with(text='[{"type": "text", "text": "hi"}]').replace(
+        b'"max_tokens": 64', b'"max_tokens": 64, "metadata": {"user_id": "u"}, "tools": '
+        b'[{"name": "t", "input_schema": {"type": "object", "x": ' + deep.encode() + b"}}]")
+    status, headers, out = model.handle("POST", "/v1/messages", RAW_HEADERS, body)
+    assert (status, headers["x-should-retry"]) == (400, "false"), out[:300]
+    assert "nested too deeply" in api_error(out, "invalid_request_error")
+
+
+def test_an_http_10_client_gets_a_plain_stream_that_ends_with_the_connection(server):
+    body = json.dumps({**CREATE, "stream": True}).encode()
+    with socket.create_connection(("127.0.0.1", server.server_port), timeout=10) as s:
+        s.sendall(b"POST /v1/messages HTTP/1.0\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"X-Api-Key: k\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+        raw = b""
+        while chunk := s.recv(65536):  # the server closes: that is the end of the stream
+            raw += chunk
+    head, _, out = raw.partition(b"\r\n\r\n")
+    head = head.decode().lower()
+    assert head.split("\r\n")[0].split()[1] == "200" and "text/event-stream" in head
+    assert "transfer-encoding" not in head and "content-length" not in head  # RFC 9112 6.1
+    assert out == build_model().handle("POST", "/v1/messages", RAW_HEADERS, body)[2]
+    assert STREAM_ORDER.fullmatch(" ".join(sse_types(out)))
+
+
+def test_every_request_gets_its_own_request_id(server):
+    ids = [post(server, "/v1/messages", body)[1]["request-id"]
+           for body in (CREATE, CREATE, b"", b"", b"{oops")]
+    ids.append(post(server, "/v1/messages", b"", {"Content-Length": "oops"})[1]["request-id"])
+    assert len(set(ids)) == len(ids) and all(i.startswith("req_") for i in ids)
+    other = serve()  # another start of the server: other ids for the same requests
+    try:
+        assert post(other, "/v1/messages", CREATE)[1]["request-id"] not in ids
+    finally:
+        other.shutdown()
+        other.server_close()
+
+
+def test_a_request_without_a_key_is_the_apis_401(server, monkeypatch):
+    status, headers, out = post(server, "/v1/messages", CREATE, {"x-api-key": ""})
+    assert (status, headers["x-should-retry"]) == (401, "false")
+    assert api_error(out, "authentication_error") == "x-api-key header is required"
+    assert post(server, "/v1/messages", CREATE, {"x-api-key": "",
+                                                 "authorization": "Bearer t"})[0] == 200
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_AUTH_TOKEN", raising=False)
+    keyless = anthropic.Anthropic(base_url=server.url, api_key=None, max_retries=3,
+                                  default_headers={"Authorization": anthropic.Omit()})
+    with pytest.raises(anthropic.AuthenticationError):
+        keyless.messages.create(**CREATE)
+    # the SDK sends its key as `Authorization: Bearer`: what the lessons' client does
+    assert sdk(server).messages.create(**CREATE).type == "message"
+    token = anthropic.Anthropic(base_url=server.url, auth_token="t", max_retries=0)
+    assert token.models.list().data
+
+
+def test_the_sdk_lists_and_retrieves_the_catalogs_models(server):
+    from apiwire import models
+
+    strict = anthropic.Anthropic(base_url=server.url, api_key="x", max_retries=0,
+                                 _strict_response_validation=True)
+    page = strict.models.list(limit=4)
+    assert len(page.data) == 4 and page.has_more and page.first_id == page.data[0].id
+    listed = [m.id for m in strict.models.list(limit=4)]  # every page, by after_id
+    assert listed == [m.id for m in strict.models.list(limit=1000).data]
+    served = {m for m in models.CATALOG if models.get(m) and models.CATALOG[m].status != "retired"}
+    assert set(listed) <= served and "course-model-1" in listed
+    assert set(listed) | {"claude-haiku-4-5", "claude-opus-4-5", "claude-sonnet-4-5"} == served
+    back = strict.models.list(before_id=listed[5], limit=2)
+    assert [m.id for m in back.data] == listed[3:5]
+    one = strict.models.retrieve("claude-sonnet-5-5")
+    assert (one.display_name, one.max_input_tokens, one.max_tokens, one.lifecycle) == \
+        ("Claude Sonnet 5.5", 1_000_000, 128_000, "active")
+    assert strict.models.retrieve("claude-haiku-4-5").id == "claude-haiku-4-5-20251001"
+    assert strict.models.retrieve("claude-sonnet-4-5").lifecycle == "deprecated"
+    retired = strict.models.list(lifecycle=["retired"]).data
+    assert [m.id for m in retired] == ["claude-mythos-preview"]
+    assert strict.beta.models.list().data[0].id == listed[0]
+    with pytest.raises(anthropic.NotFoundError, match="model: claude-nothing"):
+        strict.models.retrieve("claude-nothing")
+    with pytest.raises(anthropic.BadRequestError, match="limit"):
+        strict.models.list(limit=0)
+
+
+@pytest.mark.parametrize("how", ["kill", "hangup", "ctrl-c", "timeout"])
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+def test_course_py_serve_stops_on_every_signal_and_frees_its_port(how):
+    """`python3 course.py serve` stopped by `kill` (SIGTERM), a closed terminal (SIGHUP),
+    Ctrl-C (SIGINT to the whole process group) or `timeout`: within 5 s, nothing left
+    running, the port free again."""
+    port = free_port()
+    cmd = [sys.executable, str(REPO / "course.py"), "serve", "--port", str(port), "--quiet"]
+    if how == "timeout":
+        cmd = ["timeout", "5", *cmd]
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)
+    try:
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("ANTHROPIC_BASE_URL="):
+                break
+        assert lines and lines[-1].startswith("ANTHROPIC_BASE_URL="), "".join(lines)
+        start = time.monotonic()
+        if how == "kill":
+            proc.send_signal(signal.SIGTERM)
+        elif how == "hangup":
+            proc.send_signal(signal.SIGHUP)
+        elif how == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)
+        code = proc.wait(timeout=15)
+        took = time.monotonic() - start
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    rest = proc.stdout.read()
+    assert took < 5 + (5 if how == "timeout" else 0), took
+    assert code == (124 if how == "timeout" else 0), rest
+    assert rest.strip().endswith("The offline stand-in stopped."), rest
+    left = subprocess.run(["pgrep", "-f", f"standin.http --port {port}"],
+                          capture_output=True, text=True).stdout.split()
+    assert left == [], f"still running: {left}"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", port))  # the port is free again
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) |
+    st.text(st.characters(codec=None, exclude_categories=()), max_size=8),  # surrogates too
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                max_size=3),
+    max_leaves=12)
+FIELDS = sorted({*CREATE, "system", "tool_choice", "thinking", "stream", "stop_sequences",
+                 "metadata", "container", "output_config", "context_management", "cache_control",
+                 "service_tier", "speed", "max_tokens", "anything"})
+
+
+@given(st.sampled_from(FIELDS), JSON, st.sampled_from(["top", "message", "block"]))
+def test_no_body_gets_a_5xx(field, value, where):
+    """Any JSON in any field (lone surrogates, deep lists, wrong types): an answer in the
+    API's shape below 500, never a traceback or a retry."""
+    model = build_model()
+    request = json.loads(json.dumps(CREATE))
+    if where == "top":
+        request[field] = value
+    elif where == "message":
+        request["messages"][0][field] = value
+    else:
+        request["messages"][0]["content"] = [{"type": "text", "text": "hi", field: value}]
+    body = json.dumps(request).encode()  # ensure_ascii: a lone surrogate as its \\u escape
+    status, headers, out = model.handle("POST", "/v1/messages", RAW_HEADERS, body)
+    assert status < 500, out[:300]
+    assert status == 200 or headers["x-should-retry"] == "false"

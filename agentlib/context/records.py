@@ -47,17 +47,35 @@ def call_key(messages: list[dict], use: tuple[int, int, str] | None) -> str | No
                       sort_keys=True)
 
 
+def newest_turn(messages: list[dict]) -> int:
+    """Where the newest turn starts: the last run of messages of one role (the API merges
+    them into one turn)."""
+    start = len(messages) - 1
+    while start > 0 and messages[start - 1].get("role") == messages[-1].get("role"):
+        start -= 1
+    return max(start, 0)
+
+
+def old_pairs(messages: list[dict], keep: int) -> tuple[list, list]:
+    """(the pairs of all but the newest `keep` results that may go, those that must stay):
+    the results in the newest turn are what the model asked for and has not read, so they
+    stay, emptied at most; without them the history would end on the model's own call."""
+    found = pairs(messages)
+    old, start = found[:max(0, len(found) - keep)], newest_turn(messages)
+    return [p for p in old if p[0][0] < start], [p for p in old if p[0][0] >= start]
+
+
 def drop_records(messages: list[dict], keep: int = 1, *, exclude=()) -> list[dict]:
     """A copy without the tool_use/tool_result pairs of all but the newest `keep` results,
     and without the messages that leaves empty; the calls whose `call_key` is in `exclude`
-    keep their records, their results emptied. Never mutates `messages`."""
-    if keep < 0:
-        raise ValueError(f"keep must be 0 or more tool results, got {keep}")
-    found = pairs(messages)
-    old = found[:max(0, len(found) - keep)]
-    if not old:
+    keep their records, their results emptied, and so do the results of the newest turn
+    (keep=0 empties them: never drops them). Never mutates `messages`."""
+    if not isinstance(keep, int) or keep < 0:
+        raise ValueError(f"keep must be 0 or more tool results, got {keep!r}")
+    old, newest = old_pairs(messages, keep)
+    if not old and not newest:
         return messages
-    stay = [p for p in old if p[1] is None or call_key(messages, p[1]) in exclude]
+    stay = newest + [p for p in old if p[1] is None or call_key(messages, p[1]) in exclude]
     if stay:
         messages = empty_results(messages, stay)
     gone: dict[int, set[int]] = {}
@@ -109,7 +127,7 @@ class DropRecords:
         for _, use in found[len(found) - self.keep:] if self.keep else []:
             if call_key(messages, use) in self._dropped:  # made again: it needed the record
                 self.exclude.add(call_key(messages, use))
-        old = found[:max(0, len(found) - self.keep)]
+        old, _ = old_pairs(messages, self.keep)
         keys = {call_key(messages, use) for _, use in old if use} - self.exclude
         out = drop_records(messages, self.keep, exclude=self.exclude)
         n = len(found) - len(pairs(out))

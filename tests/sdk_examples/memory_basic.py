@@ -1,4 +1,4 @@
-# Ported from anthropics/anthropic-sdk-python, examples/memory/basic.py at commit 009b0353 (2026-08-07),
+# Ported from the anthropic Python SDK 2.14.0 (the version constraints.txt pins), examples/memory/basic.py,
 # MIT license, Copyright 2023 Anthropic, PBC. Lines changed for the course end with
 # "# course: ..." and say why; tests/test_sdk_examples.py runs this file.
 import time
@@ -80,7 +80,6 @@ def conversation_loop():
 
     messages: list[BetaMessageParam] = []
 
-    # Initialize tracking for debug
     last_response_id: Optional[str] = None
     last_usage = None
 
@@ -92,7 +91,6 @@ def conversation_loop():
     print("  /memory_clear - Delete all memory")
     print("  /debug - View conversation history and token usage")
 
-    # Display context management settings
     print(f"\n🧹 Context Management")
     print("=" * 60)
 
@@ -122,11 +120,9 @@ def conversation_loop():
         elif user_input.lower() == "/debug":
             print("\n🔍 Conversation history:")
 
-            # Show last response ID if available
             if last_response_id:
                 print(f"📌 Last response ID: {last_response_id}")
 
-            # Show token usage if available
             if last_usage:
                 usage = last_usage
                 input_tokens = usage.get("input_tokens", 0)
@@ -152,7 +148,7 @@ def conversation_loop():
                 print(f"\n[{i + 1}] {role}:")
                 print("-" * 40)
 
-                content = message["content"]
+                content = message.get("content")
                 if isinstance(content, str):
                     print(content[:500] + "..." if len(content) > 500 else content)
                 elif isinstance(content, list):
@@ -177,11 +173,10 @@ def conversation_loop():
         spinner = Spinner("Thinking")
         spinner.start()
 
-        # Use tool_runner with memory tool
         try:
             runner = client.beta.messages.tool_runner(
                 betas=["context-management-2025-06-27"],
-                model="claude-sonnet-5",
+                model="claude-sonnet-5-5",
                 max_tokens=2048,
                 system=DEFAULT_MEMORY_SYSTEM_PROMPT,
                 messages=messages,
@@ -192,22 +187,18 @@ def conversation_loop():
             spinner.stop()
             raise
 
-        # Process all messages from the runner
         for message in runner:
             spinner.stop()
 
-            # Store response ID and usage for debug display
             last_response_id = message.id
 
             if hasattr(message, "usage") and message.usage:
                 last_usage = message.usage.model_dump() if hasattr(message.usage, "model_dump") else dict(message.usage)
 
-            # Check for context management actions
             if message.context_management:
                 for edit in message.context_management.applied_edits:
                     print(f"\n🧹 [Context Management: {edit.type} applied]")
 
-            # Process content blocks
             assistant_content: list[BetaContentBlockParam] = []
             for content in message.content:
                 if content.type == "text":
@@ -229,14 +220,11 @@ def conversation_loop():
                         }
                     )
 
-            # Store assistant message
             if assistant_content:
                 messages.append({"role": "assistant", "content": assistant_content})
 
-            # Generate tool response automatically
             tool_response = runner.generate_tool_call_response()
             if tool_response and tool_response["content"]:
-                # Add tool results to messages
                 messages.append({"role": "user", "content": tool_response["content"]})
 
                 for result in tool_response["content"]:

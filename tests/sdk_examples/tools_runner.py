@@ -1,4 +1,4 @@
-# Ported from anthropics/anthropic-sdk-python, examples/tools_runner.py at commit 009b0353 (2026-08-07),
+# Ported from the anthropic Python SDK 2.14.0 (the version constraints.txt pins), examples/tools_runner.py,
 # MIT license, Copyright 2023 Anthropic, PBC. Lines changed for the course end with
 # "# course: ..." and say why; tests/test_sdk_examples.py runs this file.
 import json
@@ -49,7 +49,7 @@ def get_weather(location: str, units: Literal["c", "f"]) -> str:
 def main() -> None:
     runner = client.beta.messages.tool_runner(
         max_tokens=1024,
-        model="claude-sonnet-5",
+        model="claude-sonnet-5-5",
         # alternatively, you can use `tools=[anthropic.beta_tool(get_weather)]`
         tools=[get_weather, beta_tool(work.workspace.read_file)],  # course: + the log's reader
         messages=[{"role": "user", "content": work.task}],  # course: was the weather in SF
