@@ -196,12 +196,14 @@ def held_out(choice: str = "random") -> tuple[int, int]:
 
 
 def measure(workload_name: str, size_name: str, strategy: str, *, n: int | None = None,
-            seed: int = 0) -> dict:
+            seed: int = 0, model: str | None = None) -> dict:
     """One run, in a fresh offline model (so nothing is cached from another run). The
-    held-out size runs the large size's settings on audit(n, seed)."""
+    held-out size runs the large size's settings on audit(n, seed). `model`: the model the
+    client asks for, whose rules the stand-in applies (default: the course model)."""
     size = SIZES["large" if size_name == "held-out" else size_name]
     n = size[workload_name] if n is None else n
-    client = connect(offline=True, unscripted=False, context_window=window_for(strategy, size))
+    client = connect(offline=True, unscripted=False, context_window=window_for(strategy, size),
+                     model=model)
     with tempfile.TemporaryDirectory(prefix="agentlib-bench-") as work:
         w = getattr(workloads, workload_name)(n, seed, root=f"{work}/workspace") \
             if workload_name != "constraints" else workloads.constraints(n, seed)

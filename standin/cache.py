@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from standin import tokens
+from standin import memo, tokens
 from standin.errors import APIError
 from standin.history import blocks
 
@@ -38,31 +38,33 @@ def _ttl(mark, where: str) -> str:
     return ttl
 
 
-def segments(request: dict, messages: list[dict] | None = None, hidden: int = 0
-             ) -> list[list]:
+def segments(request: dict, messages: list[dict] | None = None, hidden: int = 0, *,
+             counted: bool = True) -> list[list]:
     """[block, its tokens, TTL of its breakpoint or None] in prefix order, with the
     top-level `cache_control` placed on the last cacheable block. Checks the breakpoints.
     `hidden`, the tool-use system prompt the server adds, opens the prefix (it is built
-    from the tools and the system prompt, so it is cached with them)."""
+    from the tools and the system prompt, so it is cached with them). `counted=False`
+    only checks: every block's tokens are 0."""
+    count = tokens.count if counted else _nothing
     system, tools = request.get("system"), request.get("tools") or []
     messages = request["messages"] if messages is None else messages
     out: list[list] = [[{"type": "tool_use_system_prompt"}, hidden, None]] if hidden else []
     for i, t in enumerate(tools):
         mark = t.get("cache_control")
-        out.append([t, tokens.count([], tools=[t]), mark and _ttl(mark, f"tools.{i}.cache_control")])
+        out.append([t, count([], tools=[t]), mark and _ttl(mark, f"tools.{i}.cache_control")])
     if isinstance(system, str) and system:
-        out.append([{"type": "text", "text": system}, tokens.count(system), None])
+        out.append([{"type": "text", "text": system}, count(system), None])
     for i, b in enumerate(system if isinstance(system, list) else []):
         mark = b.get("cache_control")
-        out.append([b, tokens.count([], system=[b]),
+        out.append([b, count([], system=[b]),
                     mark and _ttl(mark, f"system.{i}.cache_control")])
     for i, m in enumerate(messages):
         for j, b in enumerate(blocks(m)):
             mark = b.get("cache_control")
-            where = f"messages.{i}.content.{j}.cache_control"
+            where = f"messages.{i}.content.{j}.cache_control" if mark else ""
             if mark and b.get("type") in ("thinking", "redacted_thinking"):
                 raise APIError(400, f"{where}: Extra inputs are not permitted")
-            n = tokens.count(b) + (tokens.MESSAGE_OVERHEAD if j == 0 else 0)
+            n = count(b) + (tokens.MESSAGE_OVERHEAD if j == 0 and counted else 0)
             out.append([{"role": m["role"], **b}, n, mark and _ttl(mark, where)])
     top = request.get("cache_control")
     if top is not None:
@@ -75,6 +77,10 @@ def segments(request: dict, messages: list[dict] | None = None, hidden: int = 0
         raise APIError(400, "cache_control: a breakpoint with ttl '1h' must come before every "
                        "breakpoint with ttl '5m' (tools, then system, then messages)")
     return out
+
+
+def _nothing(*_, **__) -> int:
+    return 0
 
 
 def _place_top_level(segs: list[list], ttl: str) -> None:
@@ -104,6 +110,15 @@ def positions(segs: list[list]) -> list[int]:
     return out
 
 
+def _unmarked_json(block: dict) -> bytes:
+    """A block as the prefix hash reads it: its JSON, keys sorted, without its breakpoint."""
+    clean = {k: v for k, v in block.items() if k != "cache_control"}
+    return json.dumps(clean, sort_keys=True, ensure_ascii=False).encode("utf-8")
+
+
+_block_json = memo.ByValue(_unmarked_json)  # a history comes back whole with each request
+
+
 class PromptCache:
     """The cached prefixes of one offline model (a set of prefix hashes)."""
 
@@ -121,8 +136,7 @@ class PromptCache:
             return usage
         h, hashes, cum, running = hashlib.sha256(), [], [], 0
         for block, n, _ in segs[: marks[-1] + 1]:
-            clean = {k: v for k, v in block.items() if k != "cache_control"}
-            h.update(json.dumps(clean, sort_keys=True, ensure_ascii=False).encode("utf-8"))
+            h.update(_block_json(block))
             hashes.append(h.copy().hexdigest())
             running += n
             cum.append(min(running, max(0, total - UNCACHED_TAIL)))

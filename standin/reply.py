@@ -88,9 +88,10 @@ def fit(content: list[dict], budget: int) -> list[dict]:
     return out if out or budget == 0 else [{"type": "text", "text": "…"}]
 
 
-def sign(row, cfg, content: list[dict], tools, system, messages: list[dict], *,
+def sign(row, cfg, content: list[dict], prefixes: thinking.Prefixes, *,
          summaries: bool = False) -> list[dict]:
-    """The final blocks: thinking shown or omitted as asked, each signed (`summaries`:
-    `thinking.block`'s)."""
-    return [thinking.block(row, cfg, b["thinking"], tools, system, messages, summaries=summaries)
+    """The final blocks: thinking shown or omitted as asked, each signed, bound to the
+    whole history of the request (`prefixes`) where the model binds thinking
+    (`summaries`: `thinking.block`'s)."""
+    return [thinking.block(row, cfg, b["thinking"], prefixes, summaries=summaries)
             if b["type"] == "thinking" else b for b in content]

@@ -113,7 +113,8 @@ def _messages(messages, betas: set[str], row: models.Model, compacting: bool) ->
         for j, b in enumerate(m.get("content") if isinstance(m, dict) and
                               isinstance(m.get("content"), list) else []):
             inner = b.get("content") if isinstance(b, dict) else None
-            for k, c in [(None, b)] + list(enumerate(inner if isinstance(inner, list) else [])):
+            nested = enumerate(inner) if isinstance(inner, list) else ()
+            for k, c in [(None, b), *nested] if nested else ((None, b),):
                 if isinstance(c, dict) and c.get("type") in UNREAD:
                     where = f"messages.{i}.content.{j}" + (f".content.{k}" if k is not None else "")
                     raise unsupported(where, f"a `{c['type']}` block")
@@ -151,8 +152,12 @@ def _lowered(messages):
     out = []
     for m in messages:
         content = m.get("content") if isinstance(m, dict) else None
-        if not isinstance(content, list):
-            out.append(m)
+        if not isinstance(content, list) or not any(
+                isinstance(b, dict) and (b.get("type") in tooling.SERVER_BLOCKS or
+                                         b.get("type") == "tool_result" and
+                                         isinstance(b.get("content"), list))
+                for b in content):
+            out.append(m)  # nothing to lower: the message itself
             continue
         blocks = []
         for b in content:

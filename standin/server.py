@@ -172,18 +172,21 @@ class CourseModel:
 
     # ------------------------------------------------------------------ what the model sees
     def _read(self, request: dict, betas: set[str], counting: bool):
-        """Check a request; return (row, thinking, the edits, the history the model sees)."""
+        """Check a request; return (row, thinking, the edits, the history the model sees,
+        the tools, the history's prefix digests: read once, for the checks and the reply)."""
         row = checks.check(request, betas, counting)
         cfg = thinking.config(row, request)
         checks.forced_tool(request)
-        segments(request)  # checks the cache breakpoints
+        segments(request, counted=False)  # checks the cache breakpoints
+        prefixes = thinking.Prefixes(request.get("tools"), request.get("system"),
+                                     request["messages"])
         seen = thinking.seen(row, cfg, request.get("tools"), request.get("system"),
-                             request["messages"])
+                             request["messages"], prefixes)
         catalog = tooling.Catalog(request.get("tools"), request["messages"])
         if not counting:
             servertools.check_resume(request, request["messages"])
         return row, cfg, edits.parse(request.get("context_management"), betas), \
-            compaction.visible(seen), catalog
+            compaction.visible(seen), catalog, prefixes
 
     @staticmethod
     def _count(catalog, messages, system) -> int:
@@ -199,7 +202,7 @@ class CourseModel:
     def count_tokens(self, request: dict, betas: set[str]) -> dict:
         """Input tokens after existing compaction blocks and the clearing edits (top-level
         `compaction` is accepted and ignored, as the API does)."""
-        row, _, todo, messages, catalog = self._read(request, betas, counting=True)
+        row, _, todo, messages, catalog, _ = self._read(request, betas, counting=True)
         system, tools = request.get("system"), catalog.upfront
         hidden = hidden_prompt(request)
         before = self._count(catalog, messages, system) + hidden
@@ -210,7 +213,7 @@ class CourseModel:
         return result
 
     def create(self, request: dict, betas: set[str], key: str = "") -> dict:
-        row, cfg, todo, messages, catalog = self._read(request, betas, counting=False)
+        row, cfg, todo, messages, catalog, prefixes = self._read(request, betas, counting=False)
         system, tools = request.get("system"), catalog.upfront
         key = key or digest(request)  # from the request bytes: same request, same ids
         hidden = hidden_prompt(request)  # counted in usage, never sent by the client
@@ -221,7 +224,8 @@ class CourseModel:
             return self._message(request, key, [block], "compaction", usage)
         compact = edits.compact_edit(todo)
         messages, applied = edits.apply(todo, messages, system, tools, row, hidden)
-        input_tokens = self._count(catalog, messages, system) + hidden
+        counted = catalog.expand(tooling.hide_programmatic(messages))  # as `_count` reads it
+        input_tokens = tokens.count(counted, system=system, tools=tools) + hidden
         iterations = [] if B.COMPACT_EDIT in betas else None
         if compact and input_tokens > compact["trigger"]:
             block = {"type": "compaction",
@@ -232,7 +236,8 @@ class CourseModel:
                                      {"input_tokens": 0, "output_tokens": 0},
                                      applied, iterations)
             messages = [{"role": "assistant", "content": [block]}]
-            input_tokens = self._count(catalog, messages, system) + hidden
+            counted = catalog.expand(tooling.hide_programmatic(messages))
+            input_tokens = tokens.count(counted, system=system, tools=tools) + hidden
         else:
             block = None
         window = self.window(row)
@@ -252,13 +257,12 @@ class CourseModel:
         output_tokens = min(tokens.count([b for b in content if b["type"] not in
                                           tooling.SERVER_BLOCKS and not b.get("caller")]), budget)
         thought = sum(tokens.count(b) for b in content if b["type"] == "thinking")
-        content = reply.sign(row, cfg, content, request.get("tools"), system, request["messages"],
+        content = reply.sign(row, cfg, content, prefixes,
                              summaries=self.thinking_summaries)
         if iterations is not None:
             iterations.append(_iteration("message", input_tokens, output_tokens))
         if block:  # the compaction block comes first; its tokens are its own iteration
             content = [block] + content
-        counted = catalog.expand(tooling.hide_programmatic(messages))
         segs = bind_settings(segments({**request, "tools": tools}, counted, hidden),
                              request)  # thinking, tool_choice: api-facts 5.12
         usage = self.cache.account(segs, input_tokens, row.min_cacheable)

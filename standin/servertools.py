@@ -24,12 +24,13 @@ def _blocks(m: dict) -> list[dict]:
 
 def pending_script(messages: list[dict]) -> dict | None:
     """The code execution call still waiting for the client's tool results, if any."""
-    done = {b.get("tool_use_id") for m in messages for b in _blocks(m)
-            if b.get("type") == "code_execution_tool_result"}
     for m in reversed(messages):
         for b in reversed(_blocks(m) if m["role"] == "assistant" else []):
             if b.get("type") == "server_tool_use" and b.get("name") == "code_execution":
-                return None if b.get("id") in done else b
+                done = any(r.get("type") == "code_execution_tool_result" and
+                           r.get("tool_use_id") == b.get("id")
+                           for x in messages for r in _blocks(x))
+                return None if done else b
     return None
 
 
@@ -155,7 +156,7 @@ def run(catalog: tooling.Catalog, messages: list[dict], respond, key: str, diges
         if not go_on:
             return turn
         partial = [{"role": "assistant", "content": _own(turn.content)}] if turn.content else []
-        seen = tooling.hide_programmatic(visible + partial)
+        seen = tooling.hide_programmatic(visible + partial) if partial else visible
         go_on = turn.step(respond(catalog.visible(turn.loaded), seen))
     turn.paused = go_on
     return turn

@@ -14,8 +14,10 @@ import base64
 import hashlib
 import hmac
 import json
+from functools import lru_cache
 
 from apiwire.models import Model
+from standin import memo
 from standin.errors import APIError, extra
 
 KEY = b"offline-course-model: a fixed key, not a secret"
@@ -79,22 +81,68 @@ def refusal(kind: str, row: Model) -> str:
 
 # ---------------------------------------------------------------- signatures
 
+DROPPED = ("cache_control", "signature", "thinking")
+# what JSON with sorted keys shows when a dict holds a key of DROPPED or a None value
+_MARKS = (*(f'"{k}": ' for k in DROPPED), ": null")
+
+
 def _canonical(x):
     """A message list as JSON-able data without what may change in transit (None values,
     cache_control, the shown thinking text)."""
     if isinstance(x, dict):
-        return {k: _canonical(v) for k, v in sorted(x.items())
-                if v is not None and k not in ("cache_control", "signature", "thinking")}
+        return {k: _canonical(v) if isinstance(v, dict | list) else v
+                for k, v in sorted(x.items()) if v is not None and k not in DROPPED}
     if isinstance(x, list):
-        return [_canonical(v) for v in x]
+        return [_canonical(v) if isinstance(v, dict | list) else v for v in x]
     return x
 
 
 def prefix_digest(tools, system, messages: list[dict]) -> str:
     """A bound block's prefix: "the top-level `system` prompt, `tools`, and `messages` before
-    the block" (docs/api-facts.md 9.4)."""
+    the block" (docs/api-facts.md 9.4), as a hash of their canonical JSON."""
     data = json.dumps(_canonical([tools or [], system, messages]), ensure_ascii=False)
     return hashlib.sha256(data.encode("utf-8")).hexdigest()[:32]
+
+
+def _canonical_json(x) -> bytes:
+    """The JSON of `_canonical(x)`. A user message (a task, tool results: most of a history's
+    bytes) seldom holds anything to drop, and then its JSON with sorted keys is already it:
+    that text shows any key to drop or None value (such text inside a string only sends
+    it the slow way). An assistant message, with its thinking, goes the slow way at once."""
+    if isinstance(x, dict) and x.get("role") == "user":
+        data = json.dumps(x, sort_keys=True, ensure_ascii=False)
+        if not any(mark in data for mark in _MARKS):
+            return data.encode("utf-8")
+    return json.dumps(_canonical(x), ensure_ascii=False).encode("utf-8")
+
+
+# a message's canonical JSON, by its exact value: serialized once, not once per request
+_json = memo.ByValue(_canonical_json)
+
+
+class Prefixes:
+    """`prefix_digest(tools, system, messages[:i])` for each i in turn, each message read once:
+    the JSON of a list is its items' JSON joined by ", ", so one sha256 fed message by
+    message, and copied at each i, gives the same value as hashing the whole prefix anew
+    (which, once per thinking block, made a request's work grow with history x blocks)."""
+
+    def __init__(self, tools, system, messages: list[dict]):
+        self.tools, self.system, self.messages = tools or [], system, messages
+        self.hash, self.n = None, 0  # started when first asked: nothing is read unasked
+
+    def at(self, i: int) -> str:
+        """The digest of the first `i` messages; `i` never goes back."""
+        if self.hash is None:
+            self.hash = hashlib.sha256(b"[" + _json(self.tools) + b", " + _json(self.system)
+                                       + b", [")
+        if i < self.n:
+            raise ValueError(f"prefix {i} is behind the {self.n} messages already read")
+        for m in self.messages[self.n:i]:
+            self.hash.update(b", " + _json(m) if self.n else _json(m))
+            self.n += 1
+        done = self.hash.copy()
+        done.update(b"]]")
+        return done.hexdigest()[:32]
 
 
 def sign(row: Model, text: str, shown: str, prefix: str) -> str:
@@ -106,7 +154,20 @@ def sign(row: Model, text: str, shown: str, prefix: str) -> str:
 
 
 def open_signature(signature) -> dict | None:
-    """The payload of a signature this server made, or None."""
+    """The payload of a signature this server made, or None. A history comes back with
+    every request, so a signature already opened is remembered (`_opened`)."""
+    if isinstance(signature, str):
+        payload = _opened(signature)
+        return None if payload is None else dict(payload)
+    return _open(signature)
+
+
+@lru_cache(maxsize=16_384)
+def _opened(signature: str) -> dict | None:
+    return _open(signature)
+
+
+def _open(signature) -> dict | None:
     try:
         raw = base64.b64decode(signature, validate=True)
         payload, mac = raw[:-32], raw[-32:]
@@ -124,16 +185,17 @@ def summary(text: str) -> str:
                      for line in text.splitlines())
 
 
-def block(row: Model, cfg: dict, text: str, tools, system, messages: list[dict], *,
+def block(row: Model, cfg: dict, text: str, prefixes: Prefixes, *,
           summaries: bool = False) -> dict:
-    """A signed thinking block for the reply to `messages`. With `summaries`, a
-    `between_tools` block shown summarized shows `summary(text)`; the signature keeps the
-    full notes, which the model reads when the block comes back (docs/api-facts.md 9.6)."""
+    """A signed thinking block for the reply to the whole history of `prefixes` (its digest
+    is read only on a model that binds thinking). With `summaries`, a `between_tools`
+    block shown summarized shows `summary(text)`; the signature keeps the full notes,
+    which the model reads when the block comes back (docs/api-facts.md 9.6)."""
     shown = text if cfg["display"] == "summarized" else ""
     if summaries and shown and cfg["type"] == "between_tools":
         shown = summary(text)
-    return {"type": "thinking", "thinking": shown,
-            "signature": sign(row, text, shown, prefix_digest(tools, system, messages))}
+    prefix = prefixes.at(len(prefixes.messages)) if row.binds_thinking else ""
+    return {"type": "thinking", "thinking": shown, "signature": sign(row, text, shown, prefix)}
 
 
 # ---------------------------------------------------------------- the history
@@ -149,12 +211,15 @@ def _current_turn(messages: list[dict]) -> int:
     return 0
 
 
-def seen(row: Model, cfg: dict | None, tools, system, messages: list[dict]) -> list[dict]:
+def seen(row: Model, cfg: dict | None, tools, system, messages: list[dict],
+         prefixes: Prefixes | None = None) -> list[dict]:
     """The history as the model sees it: thinking blocks checked (400 if changed), their
-    hidden text restored, and earlier turns' thinking dropped on models that do not keep it."""
+    hidden text restored, and earlier turns' thinking dropped on models that do not keep it.
+    `prefixes`: the history's digests, if the caller reads them on (else made here)."""
     last_assistant = max((i for i, m in enumerate(messages) if m["role"] == "assistant"),
                          default=-1)
     turn = _current_turn(messages)
+    prefixes = Prefixes(tools, system, messages) if prefixes is None else prefixes
     out = []
     for i, m in enumerate(messages):
         if m["role"] != "assistant" or not isinstance(m["content"], list):
@@ -169,8 +234,7 @@ def seen(row: Model, cfg: dict | None, tools, system, messages: list[dict]) -> l
             if i < turn and not row.keeps_thinking:
                 continue  # stripped, unread, as the API does on these models
             where = f"messages.{i}.content.{j}"
-            content.append(_checked(row, b, where, i == last_assistant, tools, system,
-                                    messages[:i]))
+            content.append(_checked(row, b, where, i == last_assistant, prefixes, i))
         if content or not m["content"]:
             out.append({**m, "content": content})
     final = messages[-1]
@@ -185,7 +249,8 @@ def seen(row: Model, cfg: dict | None, tools, system, messages: list[dict]) -> l
     return out
 
 
-def _checked(row: Model, b: dict, where: str, latest: bool, tools, system, before) -> dict:
+def _checked(row: Model, b: dict, where: str, latest: bool, prefixes: Prefixes,
+             i: int) -> dict:
     if b["type"] == "redacted_thinking":  # never made here, so never valid (course wording)
         raise APIError(400, f"{where}: Invalid `data` in `redacted_thinking` block")
     payload = open_signature(b.get("signature"))
@@ -197,7 +262,7 @@ def _checked(row: Model, b: dict, where: str, latest: bool, tools, system, befor
                            "latest assistant message cannot be modified. These blocks must "
                            "remain as they were in the original response.")
         raise APIError(400, f"{where}: Invalid `signature` in `thinking` block")
-    if row.binds_thinking and payload["prefix"] != prefix_digest(tools, system, before):
+    if row.binds_thinking and payload["prefix"] != prefixes.at(i):
         raise APIError(400, f"{where}: Invalid `signature` in `thinking` block. The block is "
                        "bound to a different conversation. Remove the block, or set "
                        "`thinking.block_binding.prefix_mismatch_behavior` to \"drop_block\". "

@@ -109,11 +109,12 @@ class Catalog:
     def __init__(self, tools: list | None, messages: list):
         self.tools = list(tools or [])
         self.by_name = {t["name"]: t for t in self.tools}
-        for _, name in references(messages):
+        found = references(messages)
+        for _, name in found:
             if name not in self.by_name:
                 raise APIError(400, f"Tool reference '{name}' has no corresponding tool "
                                "definition")
-        self.loaded = {name for _, name in references(messages)}
+        self.loaded = {name for _, name in found}
         self.upfront = [t for t in self.tools if not t.get("defer_loading")]
         self.code = next((t for t in self.tools if t.get("type") in CODE_TYPES), None)
         self.search = next((t for t in self.tools if t.get("type") in SEARCH_TYPES), None)
@@ -137,8 +138,10 @@ class Catalog:
         out = []
         for m in messages:
             content = m.get("content")
-            if not isinstance(content, list):
-                out.append(m)
+            if not isinstance(content, list) or not any(
+                    b.get("type") in ("tool_result", "tool_search_tool_result") and
+                    isinstance(b.get("content"), list | dict) for b in content):
+                out.append(m)  # nothing to expand: the message itself, not a copy
                 continue
             blocks = []
             for b in content:
