@@ -856,25 +856,34 @@ def test_copies_reloads_threads_and_processes_are_the_courses_too(graded_ex2: di
 
 def test_the_learners_kernel_gets_the_agent_and_the_kit_but_no_checks(tmp_path: Path) -> None:
     from classroom import grade
+    from classroom.grader.sandbox import BOX
 
-    site, kernel = grade.pristine_copy(tmp_path, [Path(__file__).with_name("demo_checks.py")])
+    site, kernel, box = grade.pristine_copy(tmp_path, [Path(__file__).with_name("demo_checks.py")])
     assert sorted(p.name for p in site.iterdir()) == sorted(grade.PACKAGES)
     assert (site / "classroom" / "checks" / "own_demo_checks.py").exists()
     assert sorted(p.name for p in kernel.iterdir()) == sorted(
-        ["classroom", *grade.KERNEL_PACKAGES])
+        ["classroom", "standin", *grade.KERNEL_PACKAGES])
     mine = sorted(str(p.relative_to(kernel / "classroom")) for p in
                   (kernel / "classroom").rglob("*.py"))
-    assert mine == sorted([*grade.KERNEL_CLASSROOM, "grading.py"])
+    assert mine == sorted(grade.KERNEL_CLASSROOM)
+    assert [p.name for p in (kernel / "standin").iterdir()] == ["__init__.py"]  # a door
     assert "def register" not in (kernel / "classroom" / "grading.py").read_text("utf-8")
+    assert sorted(str(p.relative_to(box / BOX)) for p in (box / BOX).rglob("*.py")) == sorted(
+        grade.BOX_FILES)
     probe = subprocess.run(
         [sys.executable, "-P", "-c", "import agentlib.context, coursekit.workloads, standin, "
-         "apiwire, classroom.harness, classroom.grader.runner\nfrom classroom.grading import "
-         "check\ntry:\n    import classroom.checks.lesson02\nexcept ImportError as e:\n"
-         "    print('refused:', e)"],
+         "apiwire\nfrom classroom.grading import check\nfor name in ('classroom.checks."
+         "lesson02', 'classroom.harness', 'classroom.grader', 'classroom.ownwork', "
+         "'standin.server', 'standin.history'):\n    try:\n        __import__(name)\n"
+         "    except ImportError as e:\n        print('refused:', e)"],
         capture_output=True, text=True, cwd=str(tmp_path),
         env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(kernel),
              "PYTHONNOUSERSITE": "1", "AGENTLIB_OFFLINE": "1", "HOME": str(tmp_path)})
-    assert probe.stdout.strip() == "refused: No module named 'classroom.checks'", probe.stderr
+    assert probe.stdout.splitlines() == [
+        "refused: No module named 'classroom.checks'", "refused: No module named "
+        "'classroom.harness'", "refused: No module named 'classroom.grader'",
+        "refused: No module named 'classroom.ownwork'", "refused: No module named "
+        "'standin.server'", "refused: No module named 'standin.history'"], probe.stderr
 
 
 def test_returning_the_courses_prompt_is_not_writing_one(capsys: pytest.CaptureFixture[str]) -> None:

@@ -30,7 +30,8 @@ from classroom.grading import own_work, portable, register
 # it earns nothing from the class grader, and a note in the learner's kernel
 # (classroom/ownwork.py).
 own_work("ex1.agent_loop", "agentlib.loop:run_agent")
-own_work("ex1.estimate_tokens", "agentlib.tokens:estimate_text", "agentlib.tokens:estimate")
+own_work("ex1.estimate_tokens", "agentlib.tokens:estimate_text", "agentlib.tokens:estimate",
+         "agentlib.tokens:estimate_bytes")  # (bytes / 4: the same on ASCII; found by its answers)
 own_work("ex1.session_cost", "agentlib.cost", "agentlib.meter:price")
 
 # ---------------------------------------------------------------- ex1.agent_loop

@@ -30,7 +30,12 @@ from coursekit.histories import agent_history
 # it earns nothing from the class grader, and a note in the learner's kernel
 # (classroom/ownwork.py).
 own_work("ex2", "agentlib.context.truncate")  # the pair-safe cut and truncation
-own_work("ex2.find_split", "agentlib.messages:validate", "agentlib.messages:is_valid")
+own_work("ex2", "agentlib.context.textfold:text_cut")  # the text fold's pair-safe cut (found
+# by its answers, tests/test_withheld.py)
+own_work("ex2.find_split", "agentlib.context.clear:tool_results")  # (a result whose call it
+# has not met: an adversarial student's find, tests/hostile.py)
+own_work("ex2.find_split", "agentlib.messages:validate", "agentlib.messages:is_valid",
+         cells="served")  # the setup cell validates its history
 
 # ---------------------------------------------------------------- the histories
 

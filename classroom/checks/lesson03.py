@@ -29,7 +29,8 @@ from classroom.grading import own_work, register
 # it earns nothing from the class grader, and a note in the learner's kernel
 # (classroom/ownwork.py).
 own_work("ex3", "agentlib.context.cut", "agentlib.context.cap", "agentlib.context.headtail")
-own_work("ex3.page_notice", "agentlib.workspace:truncation_notice")
+own_work("ex3.page_notice", "agentlib.workspace:truncation_notice",
+         cells="served")  # the workload's paged reads write it in the setup cell
 
 # ---------------------------------------------------------------- shared data
 

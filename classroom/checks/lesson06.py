@@ -134,12 +134,14 @@ def _atomic_rename(ns: dict) -> None:
     with _folder() as folder:
         path = folder / "notes.md"
         _write(path, OLD)
+        before = os.stat(path).st_ino
         renames, _ = in_learner_process(write_renaming, ns["atomic_write"], path, NEW, False)
         target = os.path.realpath(path)
         into = [(src, dst) for src, dst in renames if os.path.realpath(dst) == target]
-        assert into, ("notes.md was written in place: no os.replace(tmp, path) (or "
-                      "os.rename) put a finished file there, so a crash can leave it half "
-                      "written")
+        in_place = ("notes.md was written in place: no os.replace(tmp, path) (or os.rename) "
+                    "put a finished file there, so a crash can leave it half written")
+        assert into, in_place
+        assert os.stat(path).st_ino != before, in_place  # seen on disk, by the check itself
         src = into[-1][0]
         assert os.path.dirname(os.path.realpath(src)) == os.path.dirname(target), (
             "the temp file was made outside the notes folder; os.replace can only rename "

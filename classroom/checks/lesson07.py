@@ -23,7 +23,7 @@ import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 
-from classroom.grading import own_work, register
+from classroom.grading import own_work, register, uses_the_library
 from classroom.harness import PIPELINE_KEYS as KEYS  # noqa: F401
 from classroom.harness import run_pipeline
 
@@ -32,7 +32,9 @@ from classroom.harness import run_pipeline
 # The library code these exercises ask the learner to write: a check passed by running
 # it earns nothing from the class grader, and a note in the learner's kernel
 # (classroom/ownwork.py).
-own_work("ex7.run_cost", "agentlib.cost")  # the pipeline may use all of agentlib: it combines
+own_work("ex7.run_cost", "agentlib.cost")
+uses_the_library("ex7.pipeline", "it combines the course's strategies: choosing them is the "
+                 "exercise, and the check's own model measures the run")
 
 # ---------------------------------------------------------------- ex7.run_cost
 
@@ -415,6 +417,8 @@ def _pipeline_shape(ns: dict) -> None:
     t = _get_trial(ns, fresh=True)
     print(_said(t))
     assert t.error is None, t.error
+    assert t.agent_calls, ("the run ended without one request to the model: the check's own "
+                           "model, which counts them, received none")
 
 
 @register("ex7.pipeline", f"answers audit({N_FILES}) in a {WINDOW:,}-token window, without a 400",
