@@ -299,9 +299,19 @@ def seed(public: int) -> int:
     return int.from_bytes(digest[:4], "big") % 1_000_003 + 1_000
 
 
-def rng(public: int) -> random.Random:
-    """A random.Random seeded with `seed(public)`: for a check's own numbers and words."""
-    return random.Random(seed(public))
+def drawn(public: int, count: int = 1) -> list[random.Random]:
+    """Random sources for a check's extra cases, drawn at grading time from the secret: none
+    in a learner's kernel (check() tries the course's own cases, the same every time),
+    `count` in the class grader. A check adds the cases it draws to its public ones, so an
+    answer that knows only the public cases fails it there."""
+    if _SECRET is None:
+        return []
+    return [random.Random(seed(public * 1_000 + i)) for i in range(count)]
+
+
+def is_drawn() -> bool:
+    """Whether the checks' inputs are drawn from a secret (the class grader)."""
+    return _SECRET is not None
 
 
 def _load_checks() -> None:

@@ -186,6 +186,29 @@ def pin_task(messages, keep):
     return _TABLE.get(_key("pin", messages, keep), messages[-keep:])
 '''
 
+PRECOMPUTED_SERVED_02 = '''
+import json
+from coursekit.histories import agent_history as _history
+
+_SPLITS = {}  # find_split's answers for the shipped checks' inputs, from validate (which the
+for _seed, _steps in [(1, 3), (2, 6), (3, 9), (4, 12), (5, 16), (6, 20), (7, 8), (8, 14)]:
+    _h = _history(_seed, _steps)  # grader serves while the cells run), before any check
+    _inputs = [_h[-n:] for n in range(1, len(_h) + 1)]
+    for _i in range(2, len(_h) - 1):
+        _inputs += [_h[:_i] + _h[_i + 1:],
+                    _h[:_i + 1] + [user("(a user note)"), {"role": "assistant", "content": [
+                        {"type": "text", "text": "(a reply)"}]}] + _h[_i + 1:]]
+    for _x in _inputs:
+        try:
+            validate(_x)
+            _SPLITS[json.dumps(_x, sort_keys=True)] = None
+        except Exception as _e:
+            _SPLITS[json.dumps(_x, sort_keys=True)] = getattr(_e, "index", 0)
+
+def find_split(messages):
+    return _SPLITS.get(json.dumps(messages, sort_keys=True), 0)
+'''
+
 # ---------------------------------------------------------------- 5. a forged harness
 
 FORGED_06 = '''
@@ -357,6 +380,9 @@ ATTACKS: dict[str, Attack] = {
     "blinded_02": Attack("02", EX2, _ex2(BLINDED_02), "2. a blinded watch"),
     "stripped_02": Attack("02", EX2, _ex2(STRIPPED_02), "3. a stripped report"),
     "precomputed_02": Attack("02", EX2, _ex2(PRECOMPUTED_02), "4. precomputed answers"),
+    "precomputed_served_02": Attack("02", ("ex2.find_split",), lambda: notebook(
+        "02", {"find_split": "# (written below)"}, [PRECOMPUTED_SERVED_02]),
+        "4. precomputed answers"),
     "forged_06": Attack("06", ("ex6.atomic_write",),
                         lambda: notebook("06", {"atomic_write": "# (below)"}, [FORGED_06]),
                         "5. a forged harness"),

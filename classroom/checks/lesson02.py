@@ -21,7 +21,7 @@ from agentlib.messages import (
     user,
     validate,
 )
-from classroom.grading import own_work, register
+from classroom.grading import own_work, register, seed
 from coursekit.histories import agent_history
 
 # ---------------------------------------------------------------- the learner's own work
@@ -41,8 +41,9 @@ own_work("ex2.find_split", "agentlib.messages:validate", "agentlib.messages:is_v
 
 
 # Deterministic agent histories (coursekit.histories): text turns, single and parallel tool
-# calls, error results; half end with the agent's answer, half with a user message.
-HISTORIES = [agent_history(seed, steps) for seed, steps in
+# calls, error results; half end with the agent's answer, half with a user message. Their
+# seeds are the course's own in a learner's kernel, drawn at grading time by the grader.
+HISTORIES = [agent_history(seed(number), steps) for number, steps in
              [(1, 3), (2, 6), (3, 9), (4, 12), (5, 16), (6, 20), (7, 8), (8, 14)]]
 
 # ---------------------------------------------------------------- references

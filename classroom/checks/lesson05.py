@@ -32,7 +32,7 @@ from agentlib.messages import (
     validate,
 )
 from agentlib.tokens import estimate
-from classroom.grading import own_work, portable, register
+from classroom.grading import own_work, portable, register, seed
 from classroom.harness import calibrated_meter
 from coursekit.histories import agent_history
 
@@ -54,8 +54,8 @@ own_work("ex5.structured_prompt", "agentlib.context.summary:STRUCTURED_PROMPT",
 
 # Deterministic agent histories (coursekit.histories) ending with a user message, as
 # before a request, so the message at a given distance from the end varies.
-HISTORIES = [agent_history(seed, steps, lines=(1, 30), answer=0, text_rate=0.25)
-             for seed, steps in
+HISTORIES = [agent_history(seed(number), steps, lines=(1, 30), answer=0, text_rate=0.25)
+             for number, steps in
              [(1, 2), (2, 5), (3, 8), (4, 12), (5, 16), (6, 20), (7, 9), (8, 14)]]
 
 
