@@ -36,7 +36,9 @@ from typing import Any
 PROCESS_EVENTS = frozenset({"os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
                             "os.forkpty", "subprocess.Popen", "pty.spawn"})
 WATCH_EVENTS = frozenset({"sys.settrace", "sys.setprofile"})
-GENERATED = "<string>"  # code made at run time by the library (a dataclass's __init__)
+GENERATED = "<string>"  # code made at run time by the library (a dataclass's __init__): not
+# declared (the course's own generated code would match anyone's); a copy of declared code
+# compiled as "<string>" is still matched
 
 
 def split(spec: str) -> tuple[str, str]:
@@ -196,9 +198,7 @@ class Watch:
         known = self._by_id.get(id(code))
         if known is not None and known[0] is code:
             return known[1]
-        if code.co_filename == GENERATED:
-            return None
-        try:
+        try:  # a copy too, however compiled: exec(inspect.getsource(...)) runs as "<string>"
             return self._by_value.get(code) or self._by_shape.get(_shape(code))
         except TypeError:  # an unhashable constant in a hand-made code object
             return None
