@@ -176,14 +176,14 @@ for _seed, _steps in [(1, 3), (2, 6), (3, 9), (4, 12), (5, 16), (6, 20), (7, 8),
         _TABLE[_key("cut", _h, _keep)] = _truncate(_h, _keep, pin_task=False, marker=False)
         _TABLE[_key("pin", _h, _keep)] = _truncate(_h, _keep + 1)
 
-def find_split(messages):
-    return _TABLE.get(_key("split", messages), 0)
+def find_split(messages):  # an input the table does not hold: no answer
+    return _TABLE.get(_key("split", messages), -1)
 
 def safe_truncate(messages, keep):
-    return _TABLE.get(_key("cut", messages, keep), messages[-keep:])
+    return _TABLE.get(_key("cut", messages, keep), [])
 
 def pin_task(messages, keep):
-    return _TABLE.get(_key("pin", messages, keep), messages[-keep:])
+    return _TABLE.get(_key("pin", messages, keep), [])
 '''
 
 PRECOMPUTED_SERVED_02 = '''
@@ -205,8 +205,8 @@ for _seed, _steps in [(1, 3), (2, 6), (3, 9), (4, 12), (5, 16), (6, 20), (7, 8),
         except Exception as _e:
             _SPLITS[json.dumps(_x, sort_keys=True)] = getattr(_e, "index", 0)
 
-def find_split(messages):
-    return _SPLITS.get(json.dumps(messages, sort_keys=True), 0)
+def find_split(messages):  # an input the table does not hold: no answer
+    return _SPLITS.get(json.dumps(messages, sort_keys=True), -1)
 '''
 
 # ---------------------------------------------------------------- 5. a forged harness
@@ -357,9 +357,12 @@ class Attack:
     how it is made."""
 
     assignment: str
-    forges: tuple[str, ...]
+    forges: tuple[str, ...]  # exercises ("ex2.find_split"), or checks ("ex6.atomic_write: ...")
     make: Callable[[], nbformat.NotebookNode]
     kind: str
+
+    def forged(self, exercise: str, title: str) -> bool:
+        return exercise in self.forges or f"{exercise}: {title}" in self.forges
 
 
 def _ex2(source: str) -> Callable[[], nbformat.NotebookNode]:
@@ -369,6 +372,11 @@ def _ex2(source: str) -> Callable[[], nbformat.NotebookNode]:
 
 
 EX2 = ("ex2.find_split", "ex2.safe_truncate", "ex2.pin_task")
+HARNESSED_06 = tuple(f"ex6.atomic_write: {t}" for t in (
+    "a crash in the middle of the write leaves the old notes whole",
+    "leaves no temp file behind after a crash",
+    "puts the new file in place with a rename from the same folder"))
+"""The checks that ran the harness (the first one writes for real, in place or not)."""
 ATTACKS: dict[str, Attack] = {
     "copied_02": Attack("02", EX2, _ex2(COPIED_02), "1. copied source"),
     "copied_04": Attack("04", ("ex4.empty_not_delete", "ex4.clear_old_results",
@@ -383,7 +391,7 @@ ATTACKS: dict[str, Attack] = {
     "precomputed_served_02": Attack("02", ("ex2.find_split",), lambda: notebook(
         "02", {"find_split": "# (written below)"}, [PRECOMPUTED_SERVED_02]),
         "4. precomputed answers"),
-    "forged_06": Attack("06", ("ex6.atomic_write",),
+    "forged_06": Attack("06", HARNESSED_06,
                         lambda: notebook("06", {"atomic_write": "# (below)"}, [FORGED_06]),
                         "5. a forged harness"),
     "forged_07": Attack("07", ("ex7.pipeline",),

@@ -55,9 +55,9 @@ def grade_class(base: Path, attacks: list[str], broken: list[str], honest: tuple
 
 def forged_points(graded: dict, name: str) -> list[str]:
     """The checks of what attack `name` forges that it passed."""
-    forges = hostile.ATTACKS[name].forges
+    attack = hostile.ATTACKS[name]
     return [f"{r['exercise']}: {r['check']}" for r in graded["results"].get(name, [])
-            if r["exercise"] in forges and r["status"] == "pass"]
+            if attack.forged(r["exercise"], r["check"]) and r["status"] == "pass"]
 
 
 def full_marks(row: dict) -> bool:

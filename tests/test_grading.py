@@ -827,7 +827,9 @@ def test_an_honest_notebook_gets_full_marks(graded_ex2: dict) -> None:
 def test_delegating_to_the_course_earns_nothing_and_the_report_says_so(graded_ex2: dict) -> None:
     rows, results = graded_ex2["rows"], graded_ex2["results"]
     assert rows["delegates"]["passed"] == rows["evades"]["passed"] == "0"
-    assert rows["blinds"]["passed"] == "0"  # the grader reads the source too
+    blinds = {ex: {r["status"] for r in rs} for ex, rs in results["blinds"].items()}
+    assert blinds == {"ex2.find_split": {"pass"}, "ex2.safe_truncate": {"fail"},
+                      "ex2.pin_task": {"fail"}}  # its own find_split; what it handed over: 0
     details = {ex: {r["detail"] for r in rs} for ex, rs in results["delegates"].items()}
     assert details == {
         "ex2.find_split": {"uses the course's own `validate`; write it yourself: a check "
@@ -849,8 +851,11 @@ def test_copies_reloads_threads_and_processes_are_the_courses_too(graded_ex2: di
     assert "`safe_start`" in results["copies"]["ex2.safe_truncate"][0]["detail"]
     assert "`truncate`" in results["copies"]["ex2.pin_task"][0]["detail"]
     evades = {ex: rs[0]["detail"] for ex, rs in results["evades"].items()}
-    assert evades["ex2.find_split"].startswith("started another process while it ran")
-    assert evades["ex2.safe_truncate"].startswith("switched off the watch (sys.settrace)")
+    # the other process has the sandbox's copy too: validate is withheld there, so it
+    # answers nothing; a computed name reaches a stub; a thread made early too
+    assert evades["ex2.find_split"].startswith("find_split(<")
+    assert "Withheld: `safe_start` (agentlib.context.truncate) is not available" in \
+        evades["ex2.safe_truncate"]
     assert evades["ex2.pin_task"].startswith("uses the course's own `truncate`")
 
 
@@ -898,9 +903,9 @@ def test_returning_the_courses_prompt_is_not_writing_one(capsys: pytest.CaptureF
 def test_blinding_the_watch_does_not_help_the_grader_reads_the_source(graded_ex2: dict) -> None:
     blinds = {ex: rs[0]["detail"] for ex, rs in graded_ex2["results"]["blinds"].items()}
     assert blinds["ex2.safe_truncate"].startswith("uses the course's own `truncate`")
-    assert blinds["ex2.find_split"] == (
-        "its notebook's code names `__self__` and `gettrace`, which no exercise needs and "
-        "which could switch off the grader's watch: the check earns no points")
+    assert blinds["ex2.find_split"] == ""  # no watch to blind: its own find_split passes
+    row = graded_ex2["rows"]["blinds"]
+    assert "AttributeError in cell 13" in row["note"]  # the sandbox runs no tracer at all
 
 
 def test_the_graders_reading_of_the_source() -> None:
