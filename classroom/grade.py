@@ -17,12 +17,14 @@ its cells run in a sandbox (classroom/grader/sandbox.py) under a time limit per 
 and a deadline per notebook, the checks run in the worker and call the learner's
 functions across the boundary. Both import pristine copies made for the run, outside
 the course folder: the worker the whole course (agentlib, apiwire, standin, coursekit,
-classroom), the learner's kernel all of it but the checks and grading (the agent, the
-kit, the stand-in, the checks' harness and the runner), so a graded function cannot
-import its answer. A check passed by running the course's own code for what the
-exercise asks the learner to write (`grading.own_work`) earns nothing, and the report
-says so. A notebook that loops, crashes, cheats or is not a notebook is reported, never
-fatal.
+classroom); the learner's kernel, one copy per assignment, the agent and the kit in which
+the course's own code for what that assignment's exercises ask is withheld
+(classroom/grader/withhold.py: stubs on disk and in memory, `grading.own_work`), a
+stand-in that is only a door to the grader's model, and of the classroom only a `check`
+that checks nothing: a graded function cannot import, copy, fork or thread its way to
+the answer. The checks draw their inputs from a secret drawn for the run (no table made
+in advance answers them). A notebook that loops, crashes, cheats or is not a notebook
+gets its own row, never a stopped class.
 
 Results are written as each notebook is done: a CSV row (`--csv`, columns student,
 assignment, file, sha256, a status per check, points per exercise, points, max_points,

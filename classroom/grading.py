@@ -41,11 +41,13 @@ in the learner's process, and `in_learner_process(fn, ...)` runs a helper there 
 classroom/harness.py, e.g. one that simulates a crash around the learner's function).
 
 Graded work is the learner's own: `own_work(exercise, *specs)` declares the library code
-an exercise asks the learner to write (classroom/ownwork.py says how specs read). While
-a check calls the learner's functions, a watch records any of that code that runs; a
-check passed that way gets a note in the learner's kernel ("uses the course's own
-`truncate`; write it yourself"), and earns nothing from the class grader, which runs the
-same checks with `run_checks(..., own_work="fail")`.
+an exercise asks the learner to write (classroom/ownwork.py says how specs read). In a
+learner's kernel, a watch records any of it that runs while a check calls the learner's
+functions, and a check passed that way gets a note ("uses the course's own `truncate`;
+write it yourself"). The class grader does not watch: it grades where that code is not
+there (classroom/grader/withhold.py; `cells=` says what a notebook's own cells may still
+use), and runs the same checks with `run_checks(..., own_work="fail")`, on inputs drawn
+from a secret (`seed`, `drawn`: the public ones here, the same every time).
 """
 
 from __future__ import annotations

@@ -17,11 +17,13 @@ or re-imported module (the same source compiles to equal code), or in a thread. 
 records is a "hit": `module:path` of the declared object ("agentlib.context.truncate:
 SlidingWindow.__call__"); `used(hits, specs)` turns hits into the names a learner reads.
 
-In the class grader the watch runs in the learner's sandbox, and only reports: the grader
-decides (classroom/grader). There, `guard()` also adds an audit hook (which no code can
-remove) that notices a graded function switching the watch off (`sys.settrace`) or
-starting another process, where nothing can be watched. In a learner's own kernel the
-same watch turns a delegation into a friendly note (classroom/grading.py).
+In a learner's own kernel the watch turns a delegation into a friendly note
+(classroom/grading.py). The class grader withholds the declared code instead
+(classroom/grader/withhold.py); only what an exercise declares `cells="watched"` is
+watched there, in the learner's sandbox, and only reports: the grader decides
+(classroom/grader). There `guard()` also adds an audit hook (which no code can remove)
+that notices a graded function switching the watch off (`sys.settrace`) or starting
+another process, and the grader refuses threads and freezes the runner from outside.
 """
 
 from __future__ import annotations

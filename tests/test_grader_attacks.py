@@ -201,3 +201,72 @@ def test_whatever_else_is_in_the_class(whole_class: dict, other_class: dict) -> 
     assert len(both) >= 8
     assert {n: whole_class["rows"][n]["passed"] for n in both} == \
         {n: other_class["rows"][n]["passed"] for n in both}
+
+
+# ---------------------------------------------------------------- the watched fallback (heavy)
+
+WATCHED = {  # ex0.quarter (tests/watched_checks.py): its library code stays, watched
+    "honest": "def quarter(text):\n    return -(-len(text) // 4)",
+    "delegates": "from agentlib.tokens import estimate_text\n"
+                 "def quarter(text):\n    return estimate_text(text)",
+    "computed": "import importlib\n_t = importlib.import_module('agentlib.' + 'tok' + 'ens')\n"
+                "def quarter(text):\n    return getattr(_t, 'estimate_' + 'text')(text)",
+    "stripped": "import gc, importlib\n_t = importlib.import_module('agentlib.' + 'tokens')\n"
+                "for _o in gc.get_objects():\n    if type(_o).__name__ == 'Runner':\n"
+                "        _a = _o._answer\n        _o._answer = lambda m, _a=_a: {k: v for k, v in "
+                "_a(m).items() if k not in ('ran', 'tampered')}\n"
+                "def quarter(text):\n    return getattr(_t, 'estimate_' + 'text')(text)",
+    "pool": "import concurrent.futures, importlib\n_t = importlib.import_module('agentlib.tokens')\n"
+            "_pool = concurrent.futures.ThreadPoolExecutor(1)\n_pool.submit(lambda: 0).result()\n"
+            "def quarter(text):\n    return _pool.submit(getattr(_t, 'estimate_text'), text).result()",
+    "late_thread": "import importlib, queue, threading\n_t = importlib.import_module('agentlib.tokens')\n"
+                   "def quarter(text):\n    q = queue.Queue()\n"
+                   "    threading.Thread(target=lambda: q.put(_t.estimate_text(text))).start()\n"
+                   "    return q.get(timeout=5)",
+    "forked": "import os, json\nfrom agentlib.tokens import estimate_text as _e\n"
+              "_r, _w = os.pipe()\n_r2, _w2 = os.pipe()\nif os.fork() == 0:\n"
+              "    for line in os.fdopen(_r):\n        os.write(_w2, (json.dumps(_e(json.loads(line)))"
+              " + '\\n').encode())\n    os._exit(0)\n_out, _in = os.fdopen(_w, 'w'), os.fdopen(_r2)\n"
+              "def quarter(text):\n    _out.write(json.dumps(text) + '\\n')\n    _out.flush()\n"
+              "    return json.loads(_in.readline())",
+}
+
+
+@pytest.fixture(scope="module")
+def watched_class(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    base = tmp_path_factory.mktemp("watched")
+    folder, out_csv = base / "00", base / "grades.csv"
+    folder.mkdir()
+    for name, source in WATCHED.items():
+        nb = new_notebook(cells=[new_code_cell(source)])
+        nb.metadata["agentlib"] = {"exercises": ["ex0.quarter"]}
+        with open(folder / f"{name}.ipynb", "w", encoding="utf-8") as f:
+            nbformat.write(nb, f)
+    proc = subprocess.run(
+        [sys.executable, "-m", "classroom.grade", str(folder), "--csv", str(out_csv),
+         "--jobs", "2", "--check-timeout", "10", "--checks",
+         str(Path(__file__).with_name("watched_checks.py"))],
+        capture_output=True, text=True, encoding="utf-8", timeout=900, cwd=str(ROOT))
+    with open(out_csv, encoding="utf-8", newline="") as f:
+        rows = {r["student"]: r for r in csv.DictReader(f)}
+    reports = out_csv.with_name("grades-reports")
+    details = {s: json.loads((reports / s / "00.json").read_text("utf-8"))["results"][0]
+               ["detail"] for s in rows}
+    return {"proc": proc, "rows": rows, "details": details}
+
+
+@pytest.mark.heavy  # a class through the grader: with --all only
+def test_what_stays_watched_cannot_be_hidden_from_the_watch(watched_class: dict) -> None:
+    assert watched_class["proc"].returncode == 0, watched_class["proc"].stderr[-2000:]
+    points = {s: r["passed"] for s, r in watched_class["rows"].items()}
+    assert points == {**dict.fromkeys(WATCHED, "0"), "honest": "1"}, watched_class["details"]
+    details, notes = watched_class["details"], {s: r["note"] for s, r in
+                                                 watched_class["rows"].items()}
+    assert details["delegates"].startswith("uses the course's own `estimate_text`")
+    assert details["computed"].startswith("uses the course's own `estimate_text`")
+    assert "gc.get_objects" in details["stripped"] or "report" in details["stripped"], details
+    assert details["pool"].startswith("grading refuses threads"), details["pool"]
+    assert "grading stopped 1 process(es)" in notes["forked"]

@@ -26,9 +26,9 @@ from classroom.grading import drawn, own_work, portable, register, seed
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
 own_work("ex1.agent_loop", "agentlib.loop:run_agent")
 own_work("ex1.estimate_tokens", "agentlib.tokens:estimate_text", "agentlib.tokens:estimate",
          "agentlib.tokens:estimate_bytes")  # (bytes / 4: the same on ASCII; found by its answers)

@@ -26,9 +26,9 @@ from coursekit.histories import agent_history
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
 own_work("ex2", "agentlib.context.truncate")  # the pair-safe cut and truncation
 own_work("ex2", "agentlib.context.textfold:text_cut")  # the text fold's pair-safe cut (found
 # by its answers, tests/test_withheld.py)

@@ -26,9 +26,9 @@ from classroom.grading import drawn, is_drawn, own_work, register, seed
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
 own_work("ex3", "agentlib.context.cut", "agentlib.context.cap", "agentlib.context.headtail")
 own_work("ex3.page_notice", "agentlib.workspace:truncation_notice",
          cells="served")  # the workload's paged reads write it in the setup cell

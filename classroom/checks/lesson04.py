@@ -28,9 +28,9 @@ from coursekit.histories import agent_history
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
 own_work("ex4", "agentlib.context.clear", "agentlib.context.batch")
 
 # ---------------------------------------------------------------- the histories

@@ -40,9 +40,9 @@ SUMMARY = user("[Summary of earlier turns]\n(a summary of the folded messages)")
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
 own_work("ex5.should_compact", "agentlib.context.trigger", "agentlib.context.compact",
          "agentlib.context.lowwater")
 own_work("ex5.safe_boundary", "agentlib.context.truncate", "agentlib.context.compact")

@@ -32,9 +32,9 @@ from classroom.harness import (  # noqa: F401 (the crash harness, also for the t
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
 own_work("ex6.atomic_write", "agentlib.context.notes:Notes")
 own_work("ex6.safe_path", "agentlib.context.notes:Notes", "agentlib.workspace:Workspace.resolve")
 

@@ -29,9 +29,9 @@ from classroom.harness import run_pipeline
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
 own_work("ex7.run_cost", "agentlib.cost")
 uses_the_library("ex7.pipeline", "it combines the course's strategies: choosing them is the "
                  "exercise, and the check's own model measures the run")

@@ -27,9 +27,9 @@ from classroom.harness import SmallStep as _Step
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
 own_work("ex8.fit_result", "agentlib.delegate:fit", cells="served")  # the setup's Team fits with it
 own_work("ex8.wall_clock_steps", "agentlib.delegate:wall_clock_steps", "agentlib.delegate:task_of")
 own_work("ex8.team_bill", "agentlib.delegate:totals", "agentlib.cost")

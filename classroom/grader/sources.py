@@ -13,10 +13,13 @@ the course. Two questions:
   ...)`), or another function of the notebook that it calls.
 - `tampering(cells)`: the watch's machinery or the interpreter's introspection named in
   the source (`sys.settrace`, `threading.gettrace`, `gc`, `ctypes`, `classroom.ownwork`):
-  nothing an exercise needs, and what blinding the watch would take.
+  nothing an exercise needs, and what blinding the watch would take (counted only where an
+  exercise is watched: elsewhere there is no watch to blind).
+- `imports(cells, names)`: a graded name bound by an import (`from ... import orphan_index
+  as find_split`): not the learner's own function, whatever it computes.
 
-A reading of text can be fooled by text that builds names at run time; the watch sees
-those. What either finds counts (classroom/grading.py judges both alike).
+A reading of text can be fooled by text that builds names at run time; the sandbox's copy
+of the course does not have what an exercise withholds, whatever the name.
 """
 
 from __future__ import annotations
