@@ -51,13 +51,12 @@ REACHABLE = ("agentlib", "coursekit", "apiwire", "standin")
 `in_learner_process`) besides the harness: the agent and the kit, never a check."""
 HARNESS = "classroom.harness"
 ALARMS = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents",
-                    "sys._current_frames", "sys.settrace", "sys.setprofile", "ctypes.dlopen",
-                    "ctypes.dlsym", "ctypes.cdata", "ctypes.addressof",
-                    "sys.monitoring.register_callback"})
+                    "sys._current_frames", "ctypes.dlopen", "ctypes.dlsym", "ctypes.cdata",
+                    "ctypes.addressof", "sys.monitoring.register_callback"})
 FRAMES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "f_globals",
                     "f_locals"})
 """Audit events that reach the runner's or the watch's objects: reported when seen, in a
-notebook whose exercises are watched."""
+notebook whose exercises are watched (switching tracing off is the watch's own guard's)."""
 
 
 class CellTimeout(BaseException):

@@ -173,6 +173,8 @@ def run_cells(box: Sandbox, cells: list[dict], names: list[str], job: dict,
 THREADS = ("grading refuses threads a notebook's cells leave running when its exercises are "
            "watched ({count} found): a thread could do a graded function's work where the "
            "watch does not look; end them before the checks (executor.shutdown())")
+ALARMED = ("the notebook's cells reached for {what}, which could find and blind the grader's "
+           "watch of its exercises: its checks earn no points")
 STRAYS = ("grading stopped {count} process(es) the notebook's cells left running: a "
           "notebook's processes end with its cells")
 
@@ -186,6 +188,8 @@ def police(box: Sandbox, run: _Run, watched: bool) -> str:
         run.notes.append(STRAYS.format(count=strays))
     if not watched:
         return ""
+    if run.alarms:  # the cells reached for what would find the watch: nothing it says counts
+        return ALARMED.format(what=run.alarms[0].removeprefix("reached for "))
     extra = box.runner_threads() - 1
     if extra > 0:
         return THREADS.format(count=extra)
@@ -222,7 +226,6 @@ def grade(job: dict) -> dict:
                        for c in checks]
         else:
             session = Session(box, ownwork.texts(specs), lender=lender, watched=bool(watched))
-            session.tampered += run.alarms
             ns = RemoteNamespace(session, {n: run.names.get(n) for n in names},
                                  why_missing(cells, run.errors, {n: run.names.get(n)
                                                                  for n in names}),
