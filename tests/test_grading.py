@@ -262,6 +262,15 @@ def tricks(folder: Path, out_csv: Path, marker: Path) -> dict[str, list[str]]:
         "huge_result": ["def add(a, b):\n    return 'x' * (80 << 20)"],
         "equals_all": ["class Any(int):\n    def __eq__(self, other):\n        return True\n"
                        "    __hash__ = int.__hash__\ndef add(a, b):\n    return Any(a - b)"],
+        "reaches_grader": [  # right only where it could import the grader's own modules
+            "import importlib, __main__\n"
+            "def _can(name):\n    try:\n        importlib.import_module(name)\n"
+            "        return True\n    except ImportError:\n        return False\n"
+            "found = [n for n in ('_gradebox', '_gradebox.grader.channel', "
+            "'classroom.grader.channel', 'classroom.ownwork', 'classroom.harness', "
+            "'standin.server') if _can(n)]\n"
+            "if found or hasattr(__main__, 'Runner'):\n    def add(a, b):\n        return a + b\n"
+            "else:\n    " + WRONG.replace("\n", "\n    ")],
     }
 
 
@@ -362,7 +371,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 
 SMALL_CLASS = ("good", "todo", "wrong", "half")  # pass, todo, fail, part (timeouts: above)
-SMALL_TRICKS = ("fake_check", "print_patch")  # tricks that need no namespaces to be contained
+SMALL_TRICKS = ("fake_check", "print_patch", "reaches_grader")  # contained without namespaces
 
 
 def test_a_small_class_round_trip(tmp_path: Path) -> None:

@@ -225,3 +225,22 @@ def test_every_module_of_every_withheld_copy_imports(copies: dict) -> None:
                           "pkgutil.walk_packages(root.__path__, p + '.'):\n        "
                           "importlib.import_module(m.name)\nprint('ok')")
         assert probe.stdout.strip() == "ok", (assignment, probe.stderr[-2000:])
+
+
+def test_an_installed_copy_of_the_course_is_hidden_from_the_sandbox(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A regular `pip install` puts the course's source in site-packages, which the sandbox
+    shows read-only: the sandbox covers those folders (an editable install has none there)."""
+    import site
+
+    from classroom.grader import sandbox
+
+    packages = tmp_path / "lib" / "site-packages"
+    for name in ("agentlib", "standin", "numpy"):
+        (packages / name).mkdir(parents=True)
+    monkeypatch.setattr(site, "getsitepackages", lambda: [str(packages)])
+    monkeypatch.setattr(site, "getusersitepackages", lambda: str(tmp_path / "user"))
+    real = os.path.realpath(packages)
+    assert sandbox.hidden_copies([os.path.realpath(tmp_path / "lib")]) == [
+        f"{real}/agentlib", f"{real}/standin"]
+    assert sandbox.hidden_copies(["/usr"]) == []  # not shown: nothing to hide

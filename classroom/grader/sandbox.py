@@ -87,6 +87,24 @@ def exposed_paths(*sites: Path) -> list[str]:
     return paths
 
 
+COURSE = ("agentlib", "apiwire", "standin", "coursekit", "classroom")
+
+
+def hidden_copies(exposed: list[str]) -> list[str]:
+    """The course's packages installed in a site-packages folder the sandbox shows (a
+    regular `pip install`, not an editable one): covered with an empty folder, so that the
+    course's own source is not on the sandbox's disk outside its withheld copy."""
+    import site
+
+    found = []
+    for folder in {*site.getsitepackages(), site.getusersitepackages()}:
+        real = os.path.realpath(folder)
+        if not any(real == p or real.startswith(p + "/") for p in exposed):
+            continue
+        found += [f"{real}/{name}" for name in COURSE if os.path.isdir(f"{real}/{name}")]
+    return found
+
+
 def runner_env(home: str, tmp: str, path: str) -> dict[str, str]:
     """The runner's whole environment: nothing of the teacher's, no key, always offline,
     one thread per numeric library (a notebook's threads are the notebook's)."""
@@ -209,10 +227,11 @@ def start(work: Path, site: Path, mode: str, limits: Limits, box: Path | None = 
     tmp = "/tmp" if mode == "namespaces" else str(work / "tmp")
     package = BOX if box is not None else "classroom"
     path = f"{box}:{site}" if box is not None else str(site)
+    exposed = exposed_paths(*(p for p in (site, box) if p is not None)) \
+        if mode == "namespaces" else []
     spec = {"mode": mode, "limits": asdict(limits), "fds": [down_r, up_w],
             "root": str(work / "root"), "shared": str(work / "shared"), "home": home,
-            "exposed": exposed_paths(*(p for p in (site, box) if p is not None))
-            if mode == "namespaces" else [],
+            "exposed": exposed, "hidden": hidden_copies(exposed),
             "env": runner_env(home, tmp, path), "runner": f"{package}.grader.runner",
             "python": sys.executable}
     process = subprocess.Popen(
@@ -364,6 +383,8 @@ def _build_root(spec: dict) -> None:
     _tmpfs(root + "/tmp", limits["tmp_mb"], "1777")  # first: the work folders may be in /tmp
     for path in spec["exposed"]:
         _bind(path, root)
+    for path in spec.get("hidden", []):  # an installed copy of the course: not here
+        _tmpfs(root + path, 1, "0555")
     _bind(spec["shared"], root, writable=True)
     _tmpfs(root + spec["home"], limits["tmp_mb"], "0777")
     dev = root + "/dev"
