@@ -843,10 +843,10 @@ def test_delegating_to_the_course_earns_nothing_and_the_report_says_so(graded_ex
     assert details == {
         "ex2.find_split": {"uses the course's own `validate`; write it yourself: a check "
                            "passed that way earns no points"},
-        "ex2.safe_truncate": {"uses the course's own `truncate` and `safe_start`; write it "
-                              "yourself: a check passed that way earns no points"},
-        "ex2.pin_task": {"uses the course's own `truncate` and `safe_start`; write it "
-                         "yourself: a check passed that way earns no points"}}
+        "ex2.safe_truncate": {"uses the course's own `truncate`; write it yourself: a check "
+                              "passed that way earns no points"},  # (read in its source: in
+        "ex2.pin_task": {"uses the course's own `truncate`; write it yourself: a check "
+                         "passed that way earns no points"}}  # the sandbox it is a stub)
     md = (graded_ex2["reports"] / "delegates" / "02.md").read_text(encoding="utf-8")
     assert "uses the course's own `validate`; write it yourself" in md
 
