@@ -38,6 +38,7 @@ import json
 import os
 import signal
 import sys
+import threading
 import time
 import types
 from typing import Any
@@ -122,6 +123,7 @@ class Runner(Codec):
         self.watch: Any = None
         self.harness = Harness("")
         self._asked = 0
+        self._wire = threading.Lock()  # one question on the wire at a time, whichever thread
 
     def start_watch(self, specs: list) -> None:
         """Watch the declared code from before the first cell."""
@@ -161,15 +163,16 @@ class Runner(Codec):
     def ask(self, message: dict) -> dict:
         """Ask the grader (the course model, a served function) and wait for its answer;
         the cell's alarm waits too, so that an answer is never left on the wire."""
-        self._asked += 1
-        number = self._asked
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
         try:
-            self.channel.send({"op": "ask", "n": number, **message})
-            while True:
-                answer = self.channel.receive()
-                if answer.get("op") == "answer" and answer.get("n") == number:
-                    return answer
+            with self._wire:
+                self._asked += 1
+                number = self._asked
+                self.channel.send({"op": "ask", "n": number, **message})
+                while True:
+                    answer = self.channel.receive()
+                    if answer.get("op") == "answer" and answer.get("n") == number:
+                        return answer
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
@@ -297,9 +300,11 @@ class Runner(Codec):
         """Call the grader's function `cid` and wait for its answer."""
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
         try:
-            self.channel.send({"op": "callback", "id": cid, "args": self.encode(list(args)),
-                               "kwargs": self.encode(kwargs)})
-            answer = self.channel.receive()
+            with self._wire:
+                self.channel.send({"op": "callback", "id": cid,
+                                   "args": self.encode(list(args)),
+                                   "kwargs": self.encode(kwargs)})
+                answer = self.channel.receive()
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         if "error" in answer:
