@@ -77,6 +77,8 @@ def test_an_interrupt_reaches_a_forked_kernel():
         time.sleep(1)
         km.interrupt_kernel()
         reply = kc.get_shell_msg(timeout=20)
+        while reply["msg_type"] == "kernel_info_reply":  # wait_for_ready's late answers
+            reply = kc.get_shell_msg(timeout=20)
         assert reply["parent_header"]["msg_id"] == msg_id
         assert reply["content"]["status"] == "error"
         assert reply["content"]["ename"] == "KeyboardInterrupt"
