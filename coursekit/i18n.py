@@ -1219,6 +1219,61 @@ PRINTED.update({
     "missed": "놓친 토큰",
 })
 
+# lessons 9 and 9b (issue 38 item 5): priced cached and uncached on both models, the
+# break-even between two measured sizes, loaded tools through a compaction and a clear
+PRINTED.update({
+    "cache minimum": "캐시 최소 길이",
+    "binds thinking": "사고 블록 묶임",
+    "The notebook's catalog and workloads.ops(tools=n) agree":
+        "노트북의 `catalog`와 `workloads.ops(tools=n)`이 일치합니다",
+    "{m}: the run's bill ${c:.4f} with the cache, ${u:.4f} without; the definitions' "
+    "part ${dc:.4f} and ${du:.4f}":
+        "{m}: 실행의 청구액은 캐시를 켜면 ${c:.4f}, 끄면 ${u:.4f}; 그중 정의의 몫은 각각 "
+        "${dc:.4f}, ${du:.4f}",
+    "searches": "검색 수",
+    "loaded": "로드한 도구",
+    "$ uncached": "$ (캐시 없음)",
+    "{kind}, tokens per request:": "{kind}, 요청별 토큰:",
+    "{m}: {k} searches, each a round trip: {n} requests instead of {n0}; ${c:.4f} cached "
+    "({rc:.2f}x every definition's), ${u:.4f} uncached ({ru:.2f}x)":
+        "{m}: 검색 {k}번, 검색마다 왕복 한 번: 요청 {n0}번이 아니라 {n}번; 캐시 포함 ${c:.4f}"
+        "(모든 정의를 보낼 때의 {rc:.2f}배), 캐시 없이 ${u:.4f}({ru:.2f}배)",
+    "{m}: the first request after adding the tools read {r:,} tokens from the cache and "
+    "wrote {w:,}":
+        "{m}: 도구를 추가한 뒤 첫 요청은 캐시에서 {r:,} 토큰을 읽고 {w:,} 토큰을 썼습니다",
+    "{m}: the first request after adding the tools: {e}": "{m}: 도구를 추가한 뒤 첫 요청: {e}",
+    "dollars on {m}; then deferred's as a multiple of every definition's":
+        "{m}의 달러, 이어서 지연 로딩의 값이 모든 정의를 보낼 때의 몇 배인지",
+    "cached": "캐시 포함",
+    "every def., cached": "모든 정의, 캐시 포함",
+    "deferred, cached": "지연 로딩, 캐시 포함",
+    "{m}, {p}: deferred costs {ra:.2f}x what every definition costs at {a} tools, "
+    "{rb:.2f}x at {b}: the break-even lies between {a} and {b} tools":
+        "{m}, {p}: 지연 로딩의 값은 모든 정의를 보낼 때의 {ra:.2f}배(도구 {a}개), "
+        "{rb:.2f}배({b}개): 손익분기점은 도구 {a}개와 {b}개 사이",
+    "{m}, {p}: deferred costs {r:.2f}x what every definition costs already at {a} tools, "
+    "the smallest catalog measured: no break-even from {a} to {z} tools":
+        "{m}, {p}: 측정한 가장 작은 카탈로그인 도구 {a}개에서 이미 지연 로딩의 값이 모든 정의를 "
+        "보낼 때의 {r:.2f}배: 도구 {a}개에서 {z}개 사이에 손익분기점 없음",
+    "{m}, {p}: deferred still costs {r:.2f}x what every definition costs at {z} tools, "
+    "the largest catalog measured: no break-even from {a} to {z} tools":
+        "{m}, {p}: 측정한 가장 큰 카탈로그인 도구 {z}개에서도 지연 로딩의 값이 모든 정의를 "
+        "보낼 때의 {r:.2f}배: 도구 {a}개에서 {z}개 사이에 손익분기점 없음",
+    "dollars, whole run": "달러, 실행 전체",
+    "the incident task: the catalog's size and the run's bill":
+        "인시던트 과제: 카탈로그의 크기와 실행의 청구액",
+    "models:": "모델:",
+    "no clearing": "비우기 없음",
+    "compacted at the turn": "턴 사이에서 압축",
+    "the same, search results kept": "같은 설정, 검색 결과는 남김",
+    "cleared on the server, keep 3": "서버에서 비우기, keep 3",
+    "again": "다시 한 검색",
+    "{m}: searched before the compaction:": "{m}: 압축 전에 한 검색:",
+    "after it:": "압축 뒤:",
+    "tools called after the compaction: {n}; loaded by a search after its block: {k}":
+        "압축 뒤에 호출한 도구 {n}개; 그중 블록 뒤의 검색이 로드한 도구 {k}개",
+})
+
 
 def localize_open_figures(*_: object) -> None:
     """Translate every open pyplot figure (an IPython `post_execute` hook: it runs before

@@ -531,6 +531,11 @@ REPORTS_TASK = (
     "Read every on-call handoff report and list the reports whose author says customer "
     "impact was still ongoing at handoff. Answer in the form `reports: <id>, <id>, ...`.")
 VARIANTS = ("incident", "change", "invoices", "reports")
+# the tools each variant's task needs, in the order it calls them
+NEEDED = {"incident": ["get_incident", "list_deployments", "get_service", "get_oncall"],
+          "invoices": ["list_invoices", "get_invoice"],
+          "reports": ["list_handoff_reports", "get_handoff_report"]}
+NEEDED["change"] = NEEDED["incident"] + ["rollback_deployment", "add_incident_note"]
 SEARCH_TOOLS = {"regex": {"type": "tool_search_tool_regex_20251119",
                           "name": "tool_search_tool_regex"},
                 "bm25": {"type": "tool_search_tool_bm25_20251119",
@@ -540,7 +545,8 @@ PROGRAMMATIC = {"list_invoices", "get_invoice", "list_handoff_reports", "get_han
 
 
 def ops(seed: int = 0, *, variant: str = "incident", defer: str | bool | None = None,
-        programmatic: bool = False, n_invoices: int = 20, n_reports: int = 12) -> Workload:
+        programmatic: bool = False, n_invoices: int = 20, n_reports: int = 12,
+        tools: int | None = None) -> Workload:
     """The ops platform's workload: ~60 tools, one task.
 
     `variant`: "incident" (4 tools), "change" (the same, then a later turn needs 2 more),
@@ -549,8 +555,10 @@ def ops(seed: int = 0, *, variant: str = "incident", defer: str | bool | None = 
     `defer_loading: true` and adds that server tool search tool; True defers without adding
     a search tool (bring your own, e.g. a client tool returning `tool_reference` blocks).
     `programmatic=True` adds the code execution tool and lets code call the billing and
-    report tools (`allowed_callers`). The truth is in `workload.truth`; the platform's
-    state (what the tools changed) in `workload.truth["data"]`.
+    report tools (`allowed_callers`). `tools=n` offers only `n` of the platform's tools:
+    the ones the task needs first, then the others in catalog order (lesson 9's `catalog`);
+    a search or code execution tool comes on top. The truth is in `workload.truth`; the
+    platform's state (what the tools changed) in `workload.truth["data"]`.
     """
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
@@ -560,10 +568,17 @@ def ops(seed: int = 0, *, variant: str = "incident", defer: str | bool | None = 
         raise ValueError(f"n_invoices must be an integer from 1 to 200, got {n_invoices!r}")
     if not isinstance(n_reports, int) or not 2 <= n_reports <= 60:
         raise ValueError(f"n_reports must be an integer from 2 to 60, got {n_reports!r}")
+    names = [t[0] for t in TOOLS]
+    if tools is not None and (not isinstance(tools, int) or not 1 <= tools <= len(names)):
+        raise ValueError(f"tools must be an integer from 1 to {len(names)}, got {tools!r}")
+    offered = set((NEEDED[variant] + [n for n in names if n not in NEEDED[variant]])
+                  [:tools or len(names)])
     data = OpsData(seed, n_invoices, n_reports)
     rng = random.Random(f"ops-task-{seed}")
     box = Toolbox()
     for name, domain, does, required, optional, returns, kind in TOOLS:
+        if name not in offered:
+            continue
         definition = _definition(name, domain, does, required, optional, returns)
         if defer:
             definition["defer_loading"] = True

@@ -67,12 +67,12 @@ TABLE: dict[str, tuple[Any, Any]] = {
     "team_folders": (6, 2),  # region folders, one sub-agent each
     "naive_budget": (60, 24),  # tokens per sub-agent result, picked by feel (24 at least)
     "single_steps": (424, 24),  # max_steps of the one-agent run (4 per file + 40 offline)
-    # lesson 9: the tools in the window (workloads.ops)
+    # lessons 9 and 9b: the tools in the window (workloads.ops)
     "ops_catalog": (61, 6),  # tools offered (the needed ones first); 61 is the whole catalog
-    "ops_sizes": ((4, 8, 16, 24, 32, 48, 61), (4, 6)),  # catalog sizes of the break-even sweep
+    "ops_sizes": ((4, 6, 7, 8, 12, 16, 24, 32, 48, 61), (4, 8)),  # lesson 9's break-even sweep
     "ops_invoices": (20, 3),  # invoices of the customer in the programmatic task
     "ops_reports": (12, 3),  # handoff reports in the task where every result is read
-    "ops_steps": (40, 12),  # max_steps of lesson 9's runs
+    "ops_steps": (60, 12),  # max_steps of the runs of lessons 9 and 9b
 }
 
 

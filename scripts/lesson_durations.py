@@ -49,6 +49,7 @@ LESSONS = [  # (label, lesson notebook, exercise notebook or None)
     ("08 sub-agents", "08_subagents_and_context_isolation",
      "08_subagents_and_context_isolation"),
     ("09 tools in the window", "09_tools_in_the_window", "09_tools_in_the_window"),
+    ("09b loaded tools, scripts that call tools", "09b_loaded_tools_and_scripts", None),
 ]
 
 

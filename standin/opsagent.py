@@ -4,7 +4,8 @@ Each step of a task needs one kind of tool, named by the task's own words (the i
 the deployments before it, the service's team, who is on call; a rollback and a note;
 invoices; handoff reports). The model calls a tool it can see whose name says that; when
 none is visible and a tool search is offered (the server's regex or bm25 search, or a
-client tool whose name says it searches tools), it searches with those words first.
+client tool whose name says it searches tools), it searches with those words first; a
+search whose result was cleared, or compacted away, may be asked again.
 Offered the code execution tool and tools that code may call, it writes one script for
 the many calls whose results only add up (invoices), and one that prints every result
 when each must be read (reports). Everything it knows is in the request.
@@ -145,13 +146,13 @@ def _json(text: str):
 class Ops:
     @classmethod
     def applies(cls, view) -> bool:
-        text = "\n".join(view.user_texts)
+        text = "\n".join(view.summaries + view.user_texts)
         return bool(INCIDENT_RE.search(text) or INVOICES_RE.search(text) or
                     REPORTS_RE.search(text))
 
     def __init__(self, view):
         self.view = view
-        self.text = "\n".join(view.user_texts)
+        self.text = "\n".join(view.summaries + view.user_texts)  # a compaction keeps the goal
         self.defs = view.tool_defs
 
     # ---------------------------------------------------------------- finding tools
@@ -169,7 +170,7 @@ class Ops:
             return [_text(say), _call(name, **args)]
         searched = [r for r in self.view.results if r.name.startswith(("tool_search_tool",))
                     or CLIENT_SEARCH.search(r.name)]
-        asked = {json.dumps(r.input, sort_keys=True) for r in searched}
+        asked = {json.dumps(r.input, sort_keys=True) for r in searched if not r.cleared}
         other_regex, other_words = OTHER_QUERIES[step]
         for tool in sorted(self.view.tool_names):
             if tool == "tool_search_tool_regex":

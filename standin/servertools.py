@@ -157,7 +157,7 @@ def run(catalog: tooling.Catalog, messages: list[dict], respond, key: str, diges
             return turn
         partial = [{"role": "assistant", "content": _own(turn.content)}] if turn.content else []
         seen = tooling.hide_programmatic(visible + partial) if partial else visible
-        go_on = turn.step(respond(catalog.visible(turn.loaded), seen))
+        go_on = turn.step(respond(catalog.visible(visible, turn.loaded), seen))
     turn.paused = go_on
     return turn
 

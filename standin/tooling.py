@@ -3,7 +3,9 @@
 - A tool with `defer_loading: true` is not in the model's context (nor in `input_tokens`)
   until a `tool_reference` names it: in a server `tool_search_tool_result` or in a client
   `tool_result`. The definition is then expanded where the reference is, so it counts from
-  that message on and the cached prefix (tools, system) stays as it was.
+  that message on and the cached prefix (tools, system) stays as it was. A reference the
+  model no longer sees (cleared by `clear_tool_uses`, or before a compaction block) loads
+  nothing: the tool is callable again only after a new search references it.
 - The server's tool search (regex or bm25) runs here (`search`), 3 to 5 references.
 - A `tool_use` block carrying a `caller` other than `direct` was made by a script in the
   code execution tool: it and its `tool_result` never enter the model's context.
@@ -114,7 +116,6 @@ class Catalog:
             if name not in self.by_name:
                 raise APIError(400, f"Tool reference '{name}' has no corresponding tool "
                                "definition")
-        self.loaded = {name for _, name in found}
         self.upfront = [t for t in self.tools if not t.get("defer_loading")]
         self.code = next((t for t in self.tools if t.get("type") in CODE_TYPES), None)
         self.search = next((t for t in self.tools if t.get("type") in SEARCH_TYPES), None)
@@ -123,9 +124,11 @@ class Catalog:
     def deferred(self) -> list[dict]:
         return [t for t in self.tools if t.get("defer_loading")]
 
-    def visible(self, extra: set[str] = frozenset()) -> list[dict]:
-        """The definitions the model can read and call: up front, then those loaded."""
-        loaded = self.loaded | set(extra)
+    def visible(self, seen: list, extra: set[str] = frozenset()) -> list[dict]:
+        """The definitions the model can read and call: those up front, then the deferred ones
+        a `tool_reference` loads in `seen` (the history as the model sees it, after clearing
+        and compaction) or in `extra` (this reply's own searches)."""
+        loaded = {name for _, name in references(seen)} | set(extra)
         return [t for t in self.tools if not t.get("defer_loading") or t["name"] in loaded]
 
     def callers(self, name: str) -> list[str]:

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from agentlib import tokens
 from coursekit import workloads
 
@@ -56,3 +58,17 @@ def test_defer_and_programmatic_options():
     assert {"tool_search_tool_regex", "code_execution"} <= {t["name"] for t in w.tools}
     assert next(t for t in custom if t["name"] == "get_invoice")["allowed_callers"] == [
         "code_execution_20260120"]
+
+
+def test_a_smaller_catalog_offers_the_needed_tools_first():
+    full = [t["name"] for t in workloads.ops().tools]
+    four = workloads.ops(tools=4, defer="regex")
+    assert [t["name"] for t in four.tools] == ["get_incident", "list_deployments", "get_service",
+                                               "get_oncall", "tool_search_tool_regex"]
+    six = [t["name"] for t in workloads.ops(variant="change", tools=8).tools]
+    assert set(six) >= {"rollback_deployment", "add_incident_note"} and len(six) == 8
+    assert six == [n for n in full if n in six]  # catalog order
+    assert [t["name"] for t in workloads.ops(tools=61).tools] == full
+    for bad in (0, 62, "4"):
+        with pytest.raises(ValueError, match="tools must be an integer"):
+            workloads.ops(tools=bad)
