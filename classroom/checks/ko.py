@@ -161,6 +161,10 @@ PHRASES_KO: dict[str, str] = {
     "whose tool_use was cut off, so expected 0": "{where} find_split(history[-{n}:])의 반환값은 "
                                                  "{got}입니다. 메시지 0이 tool_use가 잘려 나간 "
                                                  "tool_result로 시작하므로 기대값은 0입니다",
+    "find_split(history[:1] + history[-{n}:]) {where} returned {got}; with the task kept in "
+    "front, message 1 opens with a tool_result whose tool_use was cut off, so expected 1": (
+        "{where} find_split(history[:1] + history[-{n}:])의 반환값은 {got}입니다. 과제를 앞에 "
+        "남겨 두면 메시지 1이 tool_use가 잘려 나간 tool_result로 시작하므로 기대값은 1입니다"),
     "find_split(history[-{n}:]) {where} returned {got}, but every tool_result there follows "
     "its tool_use: expected None": "{where} find_split(history[-{n}:])의 반환값은 {got}입니다. "
                                    "그러나 여기서는 모든 tool_result가 자기 tool_use 뒤에 있으므로 "
