@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 import test_korean_details as early
 import test_korean_details_late as late
+import test_lesson01b_checks as t1b
 from test_withheld import STOPPED, _notes
 
 from classroom import grading
@@ -128,9 +129,17 @@ def test_a_korean_report_says_its_notes_in_korean(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- drawn inputs
 
-DRAWN = [ex for ex in (*early.WRONG, *late.WRONG)
-         if ex not in ("ex1.agent_loop", "ex7.pipeline")]  # (runs of the model: their details
-# are the same drawn or not)
+LESSON1B = {  # lesson 1b's known mistakes (tests/test_lesson01b_checks.py)
+    "ex1b.place_breakpoints": ("place_breakpoints", [t1b._place_with(m) for m in (
+        "only_system", "keeps_old", "first_block", "string_system", "mutates")]),
+    "ex1b.bill_from_usage": ("bill_from_usage", [t1b._bill_with(m) for m in (
+        "as_total", "all_5m", "per_thousand", "no_output", "uncached_input_only")]),
+    "ex1b.first_divergence": ("first_divergence", [t1b._divergence_with(m) for m in (
+        "with_marks", "whole_list", "system_first", "ignores_settings")]),
+}
+WRONG = early.WRONG | late.WRONG | LESSON1B
+DRAWN = [ex for ex in WRONG if ex not in ("ex1.agent_loop", "ex7.pipeline")]  # (runs of the
+# model: their details are the same drawn or not)
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +156,7 @@ def secret():
 
 @pytest.mark.parametrize("exercise", DRAWN)
 def test_every_detail_of_a_drawn_input_is_korean(secret, exercise: str) -> None:
-    name, wrongs = (early.WRONG | late.WRONG)[exercise]
+    name, wrongs = WRONG[exercise]
     bad = []
     for wrong in wrongs:
         for r in grading.run_checks(exercise, {name: wrong}):

@@ -1593,6 +1593,17 @@ PHRASES_KO.update({
         "토큰당 입력 $3, 쓰기 $3.75, 읽기 $0.30, 출력 $15이면 ${want}인데, 돌아온 값은 {got}"
         "입니다",
     "a run with no requests costs nothing": "요청이 없는 실행의 비용은 0입니다",
+    "{n} request(s) with {inp} uncached, {five} written for 5 minutes, {hour} written for an "
+    "hour, {read} read and {out} output tokens cost ${want} at {prices}; got {got}":
+        "요청 {n}번(캐시 안 된 토큰 {inp}개, 5분용으로 쓴 토큰 {five}개, 1시간용으로 쓴 토큰 "
+        "{hour}개, 읽은 토큰 {read}개, 출력 토큰 {out}개)은 가격이 {prices}일 때 ${want}인데, "
+        "돌아온 값은 {got}입니다",
+    "without a cache, {n} request(s) with {inp} uncached, {five} written for 5 minutes, {hour} "
+    "written for an hour, {read} read and {out} output tokens cost ${want} at {prices}; got "
+    "{got}":
+        "캐시가 없으면 요청 {n}번(캐시 안 된 토큰 {inp}개, 5분용으로 쓴 토큰 {five}개, 1시간용으로 "
+        "쓴 토큰 {hour}개, 읽은 토큰 {read}개, 출력 토큰 {out}개)은 가격이 {prices}일 때 "
+        "${want}인데, 돌아온 값은 {got}입니다",
     "two requests writing 2,000 tokens for 5 minutes and 3,500 for an hour "
     "(usage.cache_creation) cost ${want}; got {got}":
         "5분용으로 2,000 토큰, 1시간용으로 3,500 토큰을 쓴 요청 두 번(usage.cache_creation)은 "
