@@ -406,7 +406,9 @@ def table(graded: list[Graded], language: str = "en") -> str:
                 for r in [head, ["-" * w for w in widths], *body]]
         out += [f"{k} = {ex}: {grading.localized(ex, t, '')[0] if language == 'ko' else t}"
                 for k, (ex, t, _) in zip(keys, columns, strict=True)]
-        out += [f"note {g.student}: {g.note}" for g in rows if g.note]
+        out += [f"note {g.student}: " + ("; ".join(map(grading.translate, g.notes))[:500]
+                                         if language == "ko" else g.note)
+                for g in rows if g.note]
         out.append("")
     return "\n".join(out)
 

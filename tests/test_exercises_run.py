@@ -88,6 +88,7 @@ def test_solution_scores_full_marks(graded_course: dict, path: Path) -> None:
     failed = {f"{r['exercise']}: {r['check']}": (r["status"], r["detail"])
               for r in g.results if r["status"] != "pass"}
     assert not failed and g.passed == len(g.columns), f"{failed} ({g.note})"
+    assert not g.notes, f"an honest notebook gets no note: {g.notes}"  # lesson 6's notes cell
 
 
 @pytest.mark.heavy  # the whole grader run of its fixture: with --all only

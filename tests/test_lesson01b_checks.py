@@ -196,3 +196,72 @@ def test_the_grader_knows_assignment_01b(tmp_path):
                                  declared=["ex1b.bill_from_usage", "ex1b.first_divergence"])
     assert assignments.infer(sub) == "01b"
     assert [c[0] for c in assignments.columns("01b")].count("ex1b.bill_from_usage") == 4
+
+# ---------------------------------------------------------------- inputs drawn when grading
+
+
+@pytest.fixture
+def secret():
+    """Lesson 1b's checks as the class grader loads them: inputs drawn from a secret."""
+    import importlib
+
+    from classroom import grading
+    from classroom.checks import lesson01b
+
+    grading.use_secret(20261204)
+    importlib.reload(lesson01b)
+    yield lesson01b
+    grading.use_secret(None)
+    importlib.reload(lesson01b)
+
+
+RIGHT = {"ex1b.place_breakpoints": ("place_breakpoints", _place_with(None)),
+         "ex1b.bill_from_usage": ("bill_from_usage", _bill_with(None)),
+         "ex1b.first_divergence": ("first_divergence", _divergence_with(None))}
+
+
+def _key(args: tuple, kwargs: dict) -> str:
+    import json
+
+    return json.dumps([args, kwargs], sort_keys=True, default=str)
+
+
+def _precomputed(exercise: str):
+    """Issue 39's attack 4: every input the shipped checks give, answered in advance by a
+    right answer, and looked up at grading time (else nothing)."""
+    name, right = RIGHT[exercise]
+    table = {}
+
+    def record(*args, **kwargs):
+        table[_key(args, kwargs)] = answer = right(*copy.deepcopy(args), **kwargs)
+        return answer
+    statuses(exercise, **{name: record})
+    return {name: lambda *args, **kwargs: copy.deepcopy(table.get(_key(args, kwargs), -1))}
+
+
+def test_the_right_answers_pass_the_drawn_cases_too(secret):
+    assert secret.AUDIT_SEED != 1 and len(secret._sets()) == 3
+    for exercise, (name, fn) in RIGHT.items():
+        assert set(statuses(exercise, **{name: fn}).values()) == {"pass"}, exercise
+
+
+@pytest.mark.parametrize("exercise", sorted(RIGHT))
+def test_a_table_of_the_shipped_cases_passes_check_but_not_the_grader(exercise):
+    """In a learner's kernel the table passes every check (check() keeps the public cases);
+    with the grader's secret every check that computes an answer fails it."""
+    import importlib
+
+    from classroom import grading
+    from classroom.checks import lesson01b
+
+    table = _precomputed(exercise)
+    assert set(statuses(exercise, **table).values()) == {"pass"}
+    grading.use_secret(20261204)
+    try:
+        importlib.reload(lesson01b)
+        got = statuses(exercise, **table)
+    finally:
+        grading.use_secret(None)
+        importlib.reload(lesson01b)
+    passed = {t for t, s in got.items() if s == "pass"}
+    assert passed <= {"does not change its input"}, got  # (a table changes nothing)

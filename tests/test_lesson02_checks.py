@@ -86,15 +86,41 @@ def test_correct_answers_pass(exercise, namespace):
 # ---------------------------------------------------------------- ex2.find_split
 
 
-def test_find_split_always_zero_fails_the_none_check():
-    bad = failed("ex2.find_split", find_split=lambda messages: 0)
-    assert bad == {"returns None when no pair is split", "finds a split in the middle of a history"}
+@pytest.mark.parametrize("constant", [0, 1, None])
+def test_a_constant_find_split_fails_every_check_that_asks_for_a_split(constant):
+    """No check that expects a split passes a function that ignores its input: the orphan
+    at the top is also asked for with the task kept in front (message 1)."""
+    titles = {c.title for c in CHECKS["ex2.find_split"]}
+    if constant is None:  # the answer where nothing is split
+        titles.discard("returns None when no pair is split")
+    assert failed("ex2.find_split", find_split=lambda messages: constant) == titles
+    results = run_checks("ex2.find_split", {"find_split": lambda messages: constant})
+    top = results[0]
+    assert top.check == "finds the orphan a naive cut leaves at the top" and top.status == "fail"
 
 
-def test_find_split_that_only_looks_at_the_first_message_fails_the_middle_check():
+def test_a_constant_find_split_fails_with_drawn_inputs(monkeypatch):
+    import importlib
+
+    from classroom import grading
+    public = lesson02.HISTORIES
+    monkeypatch.setattr(grading, "_SECRET", 123456789)
+    importlib.reload(lesson02)  # the histories are drawn when the checks are loaded
+    try:
+        assert lesson02.HISTORIES != public
+        results = run_checks("ex2.find_split", {"find_split": lambda messages: 0})
+        assert results[0].status == "fail", results[0]
+        assert all_pass("ex2.find_split", find_split=find_split)
+    finally:
+        monkeypatch.setattr(grading, "_SECRET", None)
+        importlib.reload(lesson02)
+
+
+def test_find_split_that_only_looks_at_the_first_message_fails():
     def first_only(messages):
         return 0 if messages and starts_with_tool_result(messages[0]) else None
     assert failed("ex2.find_split", find_split=first_only) == {
+        "finds the orphan a naive cut leaves at the top",
         "finds a split in the middle of a history"}
 
 

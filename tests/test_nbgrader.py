@@ -1,7 +1,12 @@
 """`course.py nbgrader-export` makes a source/ course the real nbgrader can release and grade.
 
-One lesson, two students: the solution (full marks) and the untouched release (zero),
-through `nbgrader generate_assignment` and `nbgrader autograde` as a teacher runs them.
+One lesson, three students: the solution (full marks), the untouched release (zero), and a
+forger whose first cell replaces `assert_check`, through `nbgrader generate_assignment` and
+`nbgrader autograde` as a teacher runs them. nbgrader runs the checks in the student's own
+kernel, so the forger gets full marks there (what the nbgrader route cannot hold: the
+course's checks and references are importable and patchable in that kernel, its inputs are
+the shipped ones, nothing is withheld); `course.py grade` on nbgrader's submitted/ folder
+grades the same notebooks in the sandbox, where the forger gets 0.
 """
 
 from __future__ import annotations
@@ -52,14 +57,28 @@ def test_nbgrader_releases_and_autogrades_the_export(tmp_path: Path) -> None:
     released = course / "release" / "lesson02" / SOLUTION.name
     assert "raise NotImplementedError()" in released.read_text(encoding="utf-8")
     for student, notebook in (("perfect", course / "source" / "lesson02" / SOLUTION.name),
-                              ("untouched", released)):
+                              ("untouched", released), ("forger", released)):
         (course / "submitted" / student / "lesson02").mkdir(parents=True)
         shutil.copy(notebook, course / "submitted" / student / "lesson02" / SOLUTION.name)
+    forged = course / "submitted" / "forger" / "lesson02" / SOLUTION.name
+    nb = json.loads(forged.read_text(encoding="utf-8"))
+    nb["cells"].insert(0, {"cell_type": "code", "execution_count": None, "metadata": {},
+                           "outputs": [], "source": "import classroom.grading as g\n"
+                                                    "g.assert_check = lambda *a, **k: None"})
+    forged.write_text(json.dumps(nb), encoding="utf-8")
     nbgrader("autograde", "lesson02")
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         scores = {s: (gb.find_submission("lesson02", s).score,
                       gb.find_submission("lesson02", s).max_score)
-                  for s in ("perfect", "untouched")}
-    assert scores == {"perfect": (CHECKS, CHECKS), "untouched": (0.0, CHECKS)}
+                  for s in ("perfect", "untouched", "forger")}
+    assert scores == {"perfect": (CHECKS, CHECKS), "untouched": (0.0, CHECKS),
+                      "forger": (CHECKS, CHECKS)}  # the student's kernel holds the verdict
+    from classroom import grade
+
+    rows = {g.student: g for g in grade.grade_class([str(course / "submitted")], jobs=2,
+                                                    cell_timeout=60, check_timeout=60)}
+    assert {s: (g.assignment, g.passed) for s, g in rows.items()} == {
+        "perfect": ("02", CHECKS), "untouched": ("02", 0), "forger": ("02", 0)}, \
+        {s: g.notes for s, g in rows.items()}

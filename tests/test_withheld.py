@@ -247,3 +247,75 @@ def test_an_installed_copy_of_the_course_is_hidden_from_the_sandbox(
     assert sandbox.hidden_copies([os.path.realpath(tmp_path / "lib")]) == [
         f"{real}/agentlib", f"{real}/standin"]
     assert sandbox.hidden_copies(["/usr"]) == []  # not shown: nothing to hide
+
+
+class _Box:
+    """A sandbox whose runner reports the cells given (for the worker's own logic)."""
+
+    def __init__(self, reports: list[dict]) -> None:
+        self.channel = self
+        self.inbox = [{"op": "hello"}, *reports, {"op": "ready", "names": {}}]
+
+    def receive(self, deadline: float | None = None) -> dict:
+        return self.inbox.pop(0)
+
+    def send(self, message: dict) -> None:
+        pass
+
+    def find_runner(self) -> None:
+        pass
+
+
+STOPPED = {"type": "Withheld", "base": None, "withheld": True,
+           "message": "`Workspace.resolve` (agentlib.workspace) is not available while "
+                      "ex6.safe_path is graded: it is what that exercise asks you to write "
+                      "yourself"}
+
+
+def _notes(errors: list[dict | None]) -> list[str]:
+    from classroom.grader import worker
+
+    cells = [{"index": i, "source": "pass"} for i in range(len(errors))]
+    reports = [{"op": "cell", "index": i, "error": e} for i, e in enumerate(errors)]
+    job = {"cell_timeout": 5, "deadline": 60}
+    return worker.run_cells(_Box(reports), cells, [], job).notes
+
+
+def test_a_lessons_own_cell_stopped_at_withheld_code_is_no_note_for_honest_work() -> None:
+    """Lesson 6's notebook runs the agent with its notes (the course's Notes and
+    Workspace.resolve, which ex6 withholds) in a cell of its own: in an honest notebook that
+    cell stops in the grader and nothing follows from it, so nothing is said. Said when a
+    later cell fails too (it may follow from it), and when a function of the notebook
+    reached the withheld code (the learner's function leans on the course's)."""
+    assert _notes([None, STOPPED, None]) == []
+    later = _notes([STOPPED, None, {"type": "NameError", "base": "NameError",
+                                    "message": "name 'example' is not defined"}])
+    assert later == ["cell 1 stopped at what grading withholds (`Workspace.resolve` "
+                     "(agentlib.workspace) is not available while ex6.safe_path is graded: it "
+                     "is what that exercise asks you to write yourself); that costs nothing by "
+                     "itself", "NameError in cell 3: name 'example' is not defined"]
+    mine = _notes([{**STOPPED, "through": "safe_path"}])
+    assert len(mine) == 1 and mine[0].startswith("cell 1: your `safe_path` stopped at what "
+                                                 "grading withholds (`Workspace.resolve`")
+
+
+def test_the_runner_names_the_notebooks_function_a_withheld_stop_passed_through() -> None:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from classroom.grader.runner import notebook_function
+    from classroom.withheld import withheld
+
+    ours = not InteractiveShell.initialized()
+    shell = InteractiveShell.instance()
+    try:
+        shell.showtraceback = lambda *a, **k: None
+        shell.user_ns["stub"] = lambda *a, **k: withheld("m:f", "ex9.f", False, a, k)
+        shell.run_cell("def mine(x):\n    return stub(x)\n", store_history=True)
+        direct = shell.run_cell("stub(1)", store_history=True).error_in_exec
+        through = shell.run_cell("[mine(1)]", store_history=True).error_in_exec
+    finally:
+        if ours:
+            InteractiveShell.clear_instance()
+    assert type(direct).__name__ == type(through).__name__ == "Withheld"
+    assert notebook_function(direct) is None
+    assert notebook_function(through) == "mine"

@@ -35,6 +35,100 @@ PHRASES_KO: dict[str, str] = {
     "switched off the watch of new threads ({event})": "새 스레드에 대한 채점기의 감시를 "
                                                        "껐습니다({event})",
     "started another process": "다른 프로세스를 시작했습니다",
+    # the class grader's own words (issue 39): what a withheld stub says (classroom/
+    # withheld.py, classroom/grader/withhold.py), a graded name bound by an import, the
+    # notes of a run (classroom/grader/worker.py, classroom/grade.py) and why a file is no
+    # notebook (classroom/grader/assignments.py); code, names and error text stay as they are
+    "{where} raised Withheld: {message}": (
+        "{where}에서 채점에서 빼 둔 코드를 불렀습니다(Withheld): {message}"),
+    "raised Withheld: {message}": "채점에서 빼 둔 코드를 불렀습니다(Withheld): {message}",
+    "`{name}` ({module}) is not available while {exercise} is graded: it is what that exercise "
+    "asks you to write yourself": (
+        "{exercise:을} 채점하는 동안에는 쓸 수 없습니다: `{name}`({module}). 그 연습 문제에서 "
+        "직접 작성해야 하는 것입니다"),
+    "`{name}` ({module}) is not available while {names} are graded: they ask you to write it "
+    "yourself": (
+        "{names:을} 채점하는 동안에는 쓸 수 없습니다: `{name}`({module}). 이 연습 문제들에서 "
+        "직접 작성해야 하는 것입니다"),
+    "[{name} is not available while {exercise} is graded: it is what that exercise asks you to "
+    "write]": "[{exercise:을} 채점하는 동안에는 {name:을} 쓸 수 없습니다: 그 연습 문제에서 직접 "
+               "작성해야 하는 것입니다]",
+    "{how}: an import is not your own function; write it yourself (it earns no points)": (
+        "{how}: 가져온 것은 직접 작성한 함수가 아닙니다. 직접 작성하세요(점수를 받지 못합니다)"),
+    "{how}: an import is not your own function; write it yourself: the class grader gives no "
+    "points to a check passed that way": (
+        "{how}: 가져온 것은 직접 작성한 함수가 아닙니다. 직접 작성하세요: 수업 채점기는 이렇게 "
+        "통과한 검사에 점수를 주지 않습니다"),
+    "`{name}` is imported in cell {n} (`{text}`)": "`{name}`: 셀 {n}에서 가져옵니다(`{text}`)",
+    "`{name}` is the course's `{own}` ({module}) under another name": (
+        "`{name}`: 코스의 `{own}`({module})에 다른 이름을 붙인 것입니다"),
+    "`{name}` is not defined: cell {n} imports it (`{text}`), which raised {error}; an import "
+    "is not your own function: write it yourself": (
+        "`{name}`: 정의되지 않았습니다. 셀 {n}에서 가져오는데(`{text}`) 그 셀에서 {error} "
+        "발생했습니다. 가져온 것은 직접 작성한 함수가 아닙니다: 직접 작성하세요"),
+    "`{name}` is not defined: cell {n} imports it (`{text}`); an import is not your own "
+    "function: write it yourself": (
+        "`{name}`: 정의되지 않았습니다. 셀 {n}에서 가져옵니다(`{text}`). 가져온 것은 직접 작성한 "
+        "함수가 아닙니다: 직접 작성하세요"),
+    "`{name}` is not defined: cell {n}, which defines it, raised {error}": (
+        "`{name}`: 정의되지 않았습니다. 이 이름을 정의하는 셀 {n}에서 {error} 발생했습니다"),
+    "`{name}` is not defined at the end of the notebook, although cell {n} defines it": (
+        "`{name}`: 셀 {n}에서 정의하지만 노트북이 끝났을 때는 정의되어 있지 않습니다"),
+    "cell {n} stopped at what grading withholds ({message}); that costs nothing by itself": (
+        "셀 {n:이} 채점에서 빼 둔 코드에서 멈췄습니다({message}). 그것만으로 잃는 점수는 "
+        "없습니다"),
+    "cell {n}: your `{function}` stopped at what grading withholds ({message}); write it "
+    "without the course's own code": (
+        "셀 {n}: 여러분이 작성한 `{function}` 안에서 채점에서 빼 둔 코드를 만나 멈췄습니다"
+        "({message}). 코스의 코드 없이 작성하세요"),
+    "timed out after {s} s in cell {n}": "셀 {n}에서 {s}초 뒤 시간 초과",
+    "{error} in cell {n}: {message}": "셀 {n}에서 {error} 발생: {message}",
+    "stopped at the {s} s deadline in cell {n}": "셀 {n}에서 마감 시간 {s}초에 멈췄습니다",
+    "cell {n} did not stop at its {s} s limit: the notebook ignored the interrupt": (
+        "셀 {n:이} 제한 시간 {s}초에 멈추지 않았습니다: 노트북이 중단 신호를 무시했습니다"),
+    "the notebook's process did not start": "노트북의 프로세스가 시작되지 않았습니다",
+    "the notebook's process died {where} ({how})": "노트북의 프로세스가 {where} 죽었습니다({how})",
+    "the notebook's process died {where}": "노트북의 프로세스가 {where} 죽었습니다",
+    "before its first cell": "첫 셀 전에",
+    "after its last cell": "마지막 셀 뒤에",
+    "in cell {n}": "셀 {n}에서",
+    "the notebook's process went off script in cell {n}": (
+        "노트북의 프로세스가 셀 {n}에서 정해진 순서를 벗어났습니다"),
+    "the notebook's process sent garbage ({error})": (
+        "노트북의 프로세스가 알아볼 수 없는 데이터를 보냈습니다({error})"),
+    "grading refuses threads a notebook's cells leave running when its exercises are watched "
+    "({count} found): a thread could do a graded function's work where the watch does not look; "
+    "end them before the checks (executor.shutdown())": (
+        "연습 문제를 감시할 때, 채점기는 노트북의 셀이 실행 중인 채로 남긴 스레드를 받아들이지 "
+        "않습니다(찾은 스레드 {count}개): 스레드는 감시가 닿지 않는 곳에서 채점할 함수의 일을 할 수 "
+        "있습니다. 검사 전에 끝내세요(executor.shutdown())"),
+    "the notebook's cells reached for {what}, which could find and blind the grader's watch of "
+    "its exercises: its checks earn no points": (
+        "노트북의 셀이 {what}에 손을 댔습니다. 연습 문제에 대한 채점기의 감시를 찾아 끌 수 있는 "
+        "것이므로 이 노트북의 검사는 점수를 받지 못합니다"),
+    "grading stopped {count} process(es) the notebook's cells left running: a notebook's "
+    "processes end with its cells": (
+        "채점기가 노트북의 셀이 실행 중인 채로 남긴 프로세스 {count}개를 멈췄습니다: 노트북의 "
+        "프로세스는 셀과 함께 끝나야 합니다"),
+    "the grader failed on this notebook: {error}": "이 노트북에서 채점기가 실패했습니다: {error}",
+    "the grader's worker failed: {error}": "채점기의 작업 프로세스가 실패했습니다: {error}",
+    "its report could not be written ({error})": "보고서를 쓰지 못했습니다({error})",
+    "no notebook for assignment {a} was handed in": "과제 {a}의 노트북이 제출되지 않았습니다",
+    "cannot tell which assignment this notebook is: name it with --assignment": (
+        "이 노트북이 어느 과제인지 알 수 없습니다: --assignment로 알려 주세요"),
+    "not graded: larger than {n} MB": "채점하지 않음: {n} MB보다 큽니다",
+    "not graded: the file cannot be read ({error})": "채점하지 않음: 파일을 읽을 수 없습니다({error})",
+    "not a notebook: the file is not UTF-8 text": "노트북이 아님: 파일이 UTF-8 텍스트가 아닙니다",
+    "not a notebook: no list of cells (\"cells\")": "노트북이 아님: 셀 리스트(\"cells\")가 없습니다",
+    "not a notebook: cell {n} is a {type}, not a cell": "노트북이 아님: 셀 {n:이} 셀이 아니라 {type}입니다",
+    "not a notebook: cell {n} has no cell_type": "노트북이 아님: 셀 {n}에 cell_type이 없습니다",
+    "not a notebook: cell {n}'s source holds a {type} ({value}), not a line of text": (
+        "노트북이 아님: 셀 {n}의 source에 텍스트 줄이 아닌 값이 있습니다: {type}({value})"),
+    "not a notebook: cell {n}'s source is a {type}, not text": (
+        "노트북이 아님: 셀 {n}의 source가 텍스트가 아니라 {type}입니다"),
+    "not a notebook: cell {n} holds {size} MB of source (a cell may hold {limit} MB)": (
+        "노트북이 아님: 셀 {n}의 source가 {size} MB입니다(셀 하나에 {limit} MB까지)"),
+    "not a notebook: {error}": "노트북이 아님: {error}",
     # the grading's own words (classroom/grading.py): timeouts, unknown exercises, a check
     # that fails by itself; API error strings and code in the {slots} stay as they are
     "timed out after {s} s in {where}": "{where}에서 {s}초 뒤 시간 초과",
@@ -161,6 +255,10 @@ PHRASES_KO: dict[str, str] = {
     "whose tool_use was cut off, so expected 0": "{where} find_split(history[-{n}:])의 반환값은 "
                                                  "{got}입니다. 메시지 0이 tool_use가 잘려 나간 "
                                                  "tool_result로 시작하므로 기대값은 0입니다",
+    "find_split(history[:1] + history[-{n}:]) {where} returned {got}; with the task kept in "
+    "front, message 1 opens with a tool_result whose tool_use was cut off, so expected 1": (
+        "{where} find_split(history[:1] + history[-{n}:])의 반환값은 {got}입니다. 과제를 앞에 "
+        "남겨 두면 메시지 1이 tool_use가 잘려 나간 tool_result로 시작하므로 기대값은 1입니다"),
     "find_split(history[-{n}:]) {where} returned {got}, but every tool_result there follows "
     "its tool_use: expected None": "{where} find_split(history[-{n}:])의 반환값은 {got}입니다. "
                                    "그러나 여기서는 모든 tool_result가 자기 tool_use 뒤에 있으므로 "
@@ -779,6 +877,41 @@ PHRASES_KO: dict[str, str] = {
     "the agent did not answer right: {stopped}; {score}; its searches: {searches}": (
         "에이전트가 맞게 답하지 못했습니다(실행 결과: {stopped}). {score}. 에이전트의 검색: "
         "{searches}"),
+    # inputs drawn at grading time (issue 39: the class grader's secret, classroom/grading.py
+    # `drawn`): the details of the cases a learner's kernel never draws
+    "{n} requests of {tokens} input tokens in all at ${price} per million cost ${want}, got "
+    "{got}": (
+        "입력 토큰이 모두 {tokens}개인 요청 {n}번은 백만 토큰당 ${price}이면 ${want}인데, 돌아온 "
+        "값은 {got}입니다"),
+    "{m} million input tokens at ${price} per million cost ${cost}, got {got}": (
+        "입력 토큰 {m}백만 개는 백만 토큰당 ${price}이면 ${cost}인데, 돌아온 값은 {got}입니다"),
+    "{tokens} output tokens at ${price} per million cost ${want}, got {got}": (
+        "출력 토큰 {tokens}개는 백만 토큰당 ${price}이면 ${want}인데, 돌아온 값은 {got}입니다"),
+    "{i} input at ${pi} plus {o} output at ${po} is ${want}, got {got}": (
+        "입력 {i} 토큰(백만 토큰당 ${pi})과 출력 {o} 토큰(백만 토큰당 ${po})은 ${want}인데, "
+        "돌아온 값은 {got}입니다"),
+    "first_overflow({args}) should be {want} (a step exactly as long as the window fits), got "
+    "{got}": (
+        "first_overflow({args})의 기대값은 {want}, 돌아온 값은 {got}입니다(윈도우와 길이가 꼭 "
+        "같은 단계는 들어갑니다)"),
+    "first_overflow({args}) should be {want}, got {got}": (
+        "first_overflow({args})의 기대값은 {want}, 돌아온 값은 {got}입니다"),
+    "on other notes": "다른 메모에서",
+    "with another plan": "다른 계획으로",
+    "with two plans": "계획이 둘일 때",
+    "with prices {prices}, the steps ({steps}) cost ${want}; got {got}": (
+        "가격이 {prices}일 때 단계들({steps})의 비용은 ${want}입니다. 받은 값: {got}"),
+    "of {n} runs, with max_peak={peak} and cached={cached}, the cheapest that succeeded within "
+    "the budget is {want}; got {got}": (
+        "실행 {n}개 중 max_peak={peak}, cached={cached}일 때 예산 안에서 성공한 가장 싼 전략은 "
+        "{want}입니다. 받은 값: {got}"),
+    "the run ended without one request to the model: the check's own model, which counts them, "
+    "received none": (
+        "실행이 모델에 요청을 한 번도 보내지 않고 끝났습니다: 요청을 세는 검사의 모델이 하나도 "
+        "받지 못했습니다"),
+    "a lead and {n} sub-runs at prices {prices}: the bill is {bill}; got {got}": (
+        "가격이 {prices}일 때 리드 하나와 서브 실행 {n}개의 청구 금액은 {bill}입니다. 받은 값: "
+        "{got}"),
     # pieces of the details above (last: the first template that matches is used)
     "chose {model} ({price}, {ram} GB)": "{model:을} 골랐습니다({price}, {ram} GB)",
     "no known model named": "아는 모델의 이름을 하나도 대지 않았습니다",
@@ -1460,6 +1593,17 @@ PHRASES_KO.update({
         "토큰당 입력 $3, 쓰기 $3.75, 읽기 $0.30, 출력 $15이면 ${want}인데, 돌아온 값은 {got}"
         "입니다",
     "a run with no requests costs nothing": "요청이 없는 실행의 비용은 0입니다",
+    "{n} request(s) with {inp} uncached, {five} written for 5 minutes, {hour} written for an "
+    "hour, {read} read and {out} output tokens cost ${want} at {prices}; got {got}":
+        "요청 {n}번(캐시 안 된 토큰 {inp}개, 5분용으로 쓴 토큰 {five}개, 1시간용으로 쓴 토큰 "
+        "{hour}개, 읽은 토큰 {read}개, 출력 토큰 {out}개)은 가격이 {prices}일 때 ${want}인데, "
+        "돌아온 값은 {got}입니다",
+    "without a cache, {n} request(s) with {inp} uncached, {five} written for 5 minutes, {hour} "
+    "written for an hour, {read} read and {out} output tokens cost ${want} at {prices}; got "
+    "{got}":
+        "캐시가 없으면 요청 {n}번(캐시 안 된 토큰 {inp}개, 5분용으로 쓴 토큰 {five}개, 1시간용으로 "
+        "쓴 토큰 {hour}개, 읽은 토큰 {read}개, 출력 토큰 {out}개)은 가격이 {prices}일 때 "
+        "${want}인데, 돌아온 값은 {got}입니다",
     "two requests writing 2,000 tokens for 5 minutes and 3,500 for an hour "
     "(usage.cache_creation) cost ${want}; got {got}":
         "5분용으로 2,000 토큰, 1시간용으로 3,500 토큰을 쓴 요청 두 번(usage.cache_creation)은 "

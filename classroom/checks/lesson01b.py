@@ -11,6 +11,10 @@
   the same prompt with no cache.
 - ex1b.first_divergence: the `cache_miss_reason.type` cache diagnostics would report for
   two requests (or None): the stand-in's own diagnostics are the reference.
+
+In the class grader each check adds cases drawn from the grader's secret (`drawn`, `seed`
+in classroom/grading.py) to the public ones: requests, usages, prices and the audit's
+seed, so that no table computed in advance from the shipped cases answers them.
 """
 
 from __future__ import annotations
@@ -18,10 +22,11 @@ from __future__ import annotations
 import copy
 import json
 import math
+import random
 import tempfile
 from functools import lru_cache
 
-from classroom.grading import own_work, portable, register
+from classroom.grading import drawn, own_work, portable, register, seed
 
 own_work("ex1b.place_breakpoints", "agentlib.loop:cache_breakpoint", "agentlib.loop:run_agent")
 own_work("ex1b.bill_from_usage", "agentlib.cost", "agentlib.meter:price")
@@ -30,6 +35,13 @@ own_work("ex1b.first_divergence", "standin.diagnostics")
 MARK = {"type": "ephemeral"}
 SONNET = "claude-sonnet-5-5"  # a 512-token minimum: every request of the small audit caches
 STEPS = 6  # requests in the loop check: more than 4, so stale breakpoints would pass the limit
+AUDIT_SEED = seed(1)  # the small audit's seed: the course's own, or one drawn when grading
+WORDS = ["audit", "configs", "timeout", "retry", "pool", "cache", "billing", "auth", "queue",
+         "오류", "설정", "✅"]
+
+
+def _words(r: random.Random, n: int) -> str:
+    return " ".join(r.choice(WORDS) for _ in range(n))
 
 # ---------------------------------------------------------------- ex1b.place_breakpoints
 
@@ -82,10 +94,28 @@ def _placed(ns: dict, request: dict) -> dict:
     return json.loads(json.dumps(got, default=lambda o: o.to_dict()))
 
 
+def _drawn_sample(r: random.Random) -> dict:
+    """_sample() with its texts, its newest message's blocks and its old marks drawn."""
+    request = _sample()
+    request["system"] = _words(r, r.randrange(3, 30))
+    for message in request["messages"][:-1]:
+        for block in message["content"] if isinstance(message["content"], list) else []:
+            block.pop("cache_control", None)
+            if r.random() < 0.4:
+                block["cache_control"] = dict(MARK)
+    request["messages"][-1]["content"] = [{"type": "text", "text": _words(r, r.randrange(1, 9))}
+                                          for _ in range(r.randrange(1, 5))]
+    return request
+
+
 @register("ex1b.place_breakpoints", "marks the end of the system prompt and the newest block, "
           "nothing else", hint=BP_HINT, needs=("place_breakpoints",))
 def _bp_where(ns: dict) -> None:
-    request = _sample()
+    for request in [_sample(), *(_drawn_sample(r) for r in drawn(11, 3))]:
+        _bp_where_on(ns, request)
+
+
+def _bp_where_on(ns: dict, request: dict) -> None:
     got = _placed(ns, request)
     system = got.get("system")
     assert isinstance(system, list) and system and isinstance(system[-1], dict) and \
@@ -93,26 +123,28 @@ def _bp_where(ns: dict) -> None:
         ("the system prompt should become a list of text blocks with the same text "
          f"(a string cannot carry cache_control), got {system!r}")
     last = len(request["messages"]) - 1
-    want = [f"system.{len(system) - 1}", f"messages.{last}.1"]
+    newest = len(request["messages"][last]["content"]) - 1
+    want = [f"system.{len(system) - 1}", f"messages.{last}.{newest}"]
     assert _marks(got) == want, (f"the breakpoints should be at {', '.join(want)} (the end of "
                                  f"the system prompt, the newest message's last block), got "
                                  f"{', '.join(_marks(got)) or 'none'}")
     assert system[-1]["cache_control"] == MARK and \
-        got["messages"][last]["content"][1]["cache_control"] == MARK, \
+        got["messages"][last]["content"][newest]["cache_control"] == MARK, \
         "each breakpoint should be cache_control {'type': 'ephemeral'}"
     text = got["messages"][last]["content"]
-    assert [b.get("text") for b in text] == ["And b.conf?", "Be brief."], \
-        "the newest message's blocks should stay as they were, only marked"
+    assert [b.get("text") for b in text] == [b["text"] for b in request["messages"][last][
+        "content"]], "the newest message's blocks should stay as they were, only marked"
 
 
 @register("ex1b.place_breakpoints", "does not change its input", hint=BP_HINT,
           needs=("place_breakpoints",))
 def _bp_pure(ns: dict) -> None:
-    request = _sample()
-    before = copy.deepcopy(request)
-    ns["place_breakpoints"](request)
-    assert request == before, ("place_breakpoints changed the request it was given: build "
-                               "new lists and dicts (the caller's history must stay as it was)")
+    for request in [_sample(), *(_drawn_sample(r) for r in drawn(12, 2))]:
+        before = copy.deepcopy(request)
+        ns["place_breakpoints"](request)
+        assert request == before, ("place_breakpoints changed the request it was given: build "
+                                   "new lists and dicts (the caller's history must stay as it "
+                                   "was)")
 
 
 @lru_cache(maxsize=1)
@@ -123,7 +155,7 @@ def _reference() -> list[tuple[int, int]]:
 
     with tempfile.TemporaryDirectory(prefix="agentlib-ex1b-") as root:
         run = loop.run_agent(connect(offline=True, model=SONNET),
-                             workloads.audit(3, seed=1, root=root), model=SONNET,
+                             workloads.audit(3, seed=AUDIT_SEED, root=root), model=SONNET,
                              max_tokens=512, max_steps=STEPS, cache=True)
     return [(s.cache_write, s.cache_read) for s in run.steps]
 
@@ -137,7 +169,7 @@ def _learner_loop(ns: dict) -> list[tuple[int, int]]:
     from coursekit import connect, workloads
 
     with tempfile.TemporaryDirectory(prefix="agentlib-ex1b-") as root:
-        work = portable(workloads.audit, 3, seed=1, root=root)
+        work = portable(workloads.audit, 3, seed=AUDIT_SEED, root=root)
         client = connect(offline=True, model=SONNET)
         request = {"model": SONNET, "max_tokens": 512, "system": DEFAULT_SYSTEM,
                    "tools": work.tools, "thinking": models.quiet_thinking(SONNET),
@@ -232,6 +264,32 @@ def _bill_parts(ns: dict) -> None:
         message += " (that takes input_tokens for the whole prompt and subtracts the cache)"
     assert _close(got, want), message
     assert _bill(ns, []) == 0, "a run with no requests costs nothing"
+    for r in drawn(21, 3):
+        usages, prices = _drawn_usages(r), _drawn_prices(r)
+        got, want = _bill(ns, usages, prices), reference_bill(usages, prices)
+        assert _close(got, want), f"{_usages_text(usages)} cost ${want:.6f} at {prices}; got {got!r}"
+
+
+def _drawn_usages(r: random.Random) -> list[dict]:
+    return [usage(inp=r.randrange(1, 4_000), out=r.randrange(1, 900),
+                  read=r.choice([0, r.randrange(1, 60_000)]), five=r.choice([0, r.randrange(1, 9_000)]),
+                  hour=r.choice([0, 0, r.randrange(1, 9_000)])) for _ in range(r.randrange(1, 6))]
+
+
+def _drawn_prices(r: random.Random) -> dict:
+    base = r.choice([0.8, 1.0, 3.0, 5.0, 15.0])
+    return {"input": base, "output": base * 5, "cache_write_5m": base * 1.25,
+            "cache_write_1h": base * 2, "cache_read": base / 10}
+
+
+def _usages_text(usages: list[dict]) -> str:
+    """Drawn usages in words: their sums, each kind of token once."""
+    hour = sum(u["cache_creation"]["ephemeral_1h_input_tokens"] for u in usages)
+    return (f"{len(usages)} request(s) with {sum(u['input_tokens'] for u in usages):,} "
+            f"uncached, {sum(u['cache_creation_input_tokens'] for u in usages) - hour:,} "
+            f"written for 5 minutes, {hour:,} written for an hour, "
+            f"{sum(u['cache_read_input_tokens'] for u in usages):,} read and "
+            f"{sum(u['output_tokens'] for u in usages):,} output tokens")
 
 
 @register("ex1b.bill_from_usage", "1-hour writes at the 1-hour price, 5-minute writes at the "
@@ -242,6 +300,10 @@ def _bill_ttl(ns: dict) -> None:
     got, want = _bill(ns, usages), reference_bill(usages, PRICES)
     assert _close(got, want), ("two requests writing 2,000 tokens for 5 minutes and 3,500 for "
                                f"an hour (usage.cache_creation) cost ${want:.6f}; got {got!r}")
+    for r in drawn(22, 2):
+        usages, prices = _drawn_usages(r), _drawn_prices(r)
+        got, want = _bill(ns, usages, prices), reference_bill(usages, prices)
+        assert _close(got, want), f"{_usages_text(usages)} cost ${want:.6f} at {prices}; got {got!r}"
 
 
 @register("ex1b.bill_from_usage", "cached=False: the same prompt, every token at the input "
@@ -251,6 +313,12 @@ def _bill_uncached(ns: dict) -> None:
     got, want = _bill(ns, usages, cached=False), reference_bill(usages, PRICES, cached=False)
     assert _close(got, want), (f"without a cache the same two requests cost ${want:.6f} "
                                f"(input + written + read at the input price); got {got!r}")
+    for r in drawn(23, 2):
+        usages, prices = _drawn_usages(r), _drawn_prices(r)
+        got = _bill(ns, usages, prices, cached=False)
+        want = reference_bill(usages, prices, cached=False)
+        assert _close(got, want), (f"without a cache, {_usages_text(usages)} cost ${want:.6f} at "
+                                   f"{prices}; got {got!r}")
 
 
 @lru_cache(maxsize=1)
@@ -263,7 +331,7 @@ def _real_run():
 
     with tempfile.TemporaryDirectory(prefix="agentlib-ex1b-") as root:
         run = run_agent(connect(offline=True, model=SONNET),
-                        workloads.audit(3, seed=1, root=root), model=SONNET, max_tokens=512,
+                        workloads.audit(3, seed=AUDIT_SEED, root=root), model=SONNET, max_tokens=512,
                         extra={"cache_control": {**MARK, "ttl": "1h"}}, max_steps=STEPS)
     usages = [usage(inp=s.input_tokens - s.cache_read - s.cache_write, out=s.output_tokens,
                     read=s.cache_read, five=s.cache_write - s.cache_write_1h,
@@ -301,10 +369,13 @@ TOOLS = [{"name": "list_files", "description": "List the files.",
           "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}}]
 
 
-def _base() -> dict:
-    """A request after two steps of an audit, and its history."""
+def _base(r: random.Random | None = None) -> dict:
+    """A request after two steps of an audit, and its history (its texts drawn from `r`)."""
+    task, system = ("Audit the configs.", "You audit configs. " * 80) if r is None else (
+        _words(r, r.randrange(2, 12)), _words(r, r.randrange(200, 400)))
+    result = "timeout_s = 45" if r is None else f"{r.choice(WORDS)} = {r.randrange(1, 999)}"
     messages = [
-        {"role": "user", "content": [{"type": "text", "text": "Audit the configs."}]},
+        {"role": "user", "content": [{"type": "text", "text": task}]},
         {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1",
                                            "name": "list_files", "input": {}}]},
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
@@ -313,11 +384,10 @@ def _base() -> dict:
                                           {"type": "tool_use", "id": "toolu_2",
                                            "name": "read_file", "input": {"path": "a.conf"}}]},
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_2",
-                                      "content": "timeout_s = 45",
+                                      "content": result,
                                       "cache_control": MARK}]}]
     return {"model": "course-model-1", "max_tokens": 256, "thinking": {"type": "disabled"},
-            "system": [{"type": "text", "text": "You audit configs. " * 80,
-                        "cache_control": MARK}],
+            "system": [{"type": "text", "text": system, "cache_control": MARK}],
             "tools": TOOLS, "messages": messages}
 
 
@@ -336,8 +406,9 @@ def _edit(request: dict, **change) -> dict:
     return {**copy.deepcopy(request), **change}
 
 
-def _cases() -> dict[str, tuple[dict, dict]]:
-    base = _base()
+def _cases(draw: int | None = None) -> dict[str, tuple[dict, dict]]:
+    """The cases by label: the public ones, or (`draw`) the `draw`-th drawn set."""
+    base = _base(None if draw is None else drawn(31, draw + 1)[draw])
     old = copy.deepcopy(base["messages"])
     old[2]["content"][0]["content"] = "(cleared)"
     stamped = [{**base["system"][0], "text": base["system"][0]["text"] + "Now: 09:05."}]
@@ -357,8 +428,13 @@ def _cases() -> dict[str, tuple[dict, dict]]:
     }
 
 
-def _divergence(ns: dict, label: str) -> str | None:
-    previous, current = _cases()[label]
+def _sets() -> list[int | None]:
+    """The case sets a check tries: the public one, and those drawn when grading."""
+    return [None, *range(len(drawn(31, 2)))]
+
+
+def _divergence(ns: dict, label: str, draw: int | None = None) -> str | None:
+    previous, current = _cases(draw)[label]
     got = ns["first_divergence"](copy.deepcopy(previous), copy.deepcopy(current))
     assert got is None or isinstance(got, str), \
         (f"first_divergence should return a cache_miss_reason type (a string) or None, got "
@@ -367,7 +443,12 @@ def _divergence(ns: dict, label: str) -> str | None:
 
 
 def _expect(ns: dict, label: str, want: str | None) -> None:
-    got = _divergence(ns, label)
+    for draw in _sets():
+        _expect_in(ns, label, want, draw)
+
+
+def _expect_in(ns: dict, label: str, want: str | None, draw: int | None) -> None:
+    got = _divergence(ns, label, draw)
     assert got == want, f"{label}: the API reports {want!r}, got {got!r}"
 
 
@@ -399,13 +480,13 @@ def _div_messages(ns: dict) -> None:
         _expect(ns, label, want)
 
 
-@lru_cache(maxsize=1)
-def _api_answers() -> dict[str, str | None]:
-    """What the stand-in's cache diagnostics say for each case."""
+@lru_cache(maxsize=4)
+def _api_answers(draw: int | None = None) -> dict[str, str | None]:
+    """What the stand-in's cache diagnostics say for each case (of a drawn set)."""
     from coursekit import connect
 
     out = {}
-    for label, (previous, current) in _cases().items():
+    for label, (previous, current) in _cases(draw).items():
         client = connect(offline=True)
         first = client.messages.create(**previous, diagnostics={"previous_message_id": None})
         second = client.messages.create(**current, diagnostics={"previous_message_id": first.id})
@@ -417,5 +498,6 @@ def _api_answers() -> dict[str, str | None]:
 @register("ex1b.first_divergence", "agrees with the API's cache diagnostics on every case",
           hint=DIV_HINT, needs=("first_divergence",))
 def _div_api(ns: dict) -> None:
-    for label, want in _api_answers().items():
-        _expect(ns, label, want)
+    for draw in _sets():
+        for label, want in _api_answers(draw).items():
+            _expect_in(ns, label, want, draw)

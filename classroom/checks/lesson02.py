@@ -119,6 +119,15 @@ def _split_at_top(ns: dict) -> None:
                 f"find_split(history[-{n}:]) {_where(number, history)} returned {got!r}; "
                 "its message 0 opens with a tool_result whose tool_use was cut off, so "
                 "expected 0")
+            # the same cut with the task kept in front (pin_task's naive version): the
+            # orphan is message 1, so no constant answer passes this check
+            pinned = history[:1] + cut
+            assert orphan_index(pinned) == 1, "a bug in the check"
+            got = ns["find_split"](copy_history(pinned))
+            assert got == 1 and got is not True, (
+                f"find_split(history[:1] + history[-{n}:]) {_where(number, history)} returned "
+                f"{got!r}; with the task kept in front, message 1 opens with a tool_result "
+                "whose tool_use was cut off, so expected 1")
             tried += 1
     assert tried, "no test case (a bug in the check)"
 

@@ -309,8 +309,8 @@ def _drawn_bills(ns: dict, public: int, cached: bool = True, priced: bool = Fals
             i = r.choice([0.8, 1.0, 2.5, 5.0])
             prices = {"input": i, "output": i * 5, "cache_write": i * 1.25, "cache_read": i / 10}
         got, want = _bill(ns, runs[0], runs[1:], prices), _reference_bill(runs, prices)
-        assert _same(got, want), (f"a lead and {len(runs) - 1} sub-runs at prices {prices}: "
-                                  f"{_fmt(want)}; got {got!r:.200}")
+        assert _same(got, want), (f"a lead and {len(runs) - 1} sub-runs at prices {prices}: the "
+                                  f"bill is {_fmt(want)}; got {got!r:.200}")
 
 
 def _bill(ns: dict, lead, subs, prices=None) -> dict:

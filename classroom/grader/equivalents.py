@@ -22,6 +22,7 @@ and on a copy with nothing withheld (it must find the course's references).
 
 from __future__ import annotations
 
+import re
 import tempfile
 import time
 from dataclasses import dataclass
@@ -202,7 +203,8 @@ def solution_namespace(assignment: str) -> dict:
 
     grading._load_checks()
     path = next((SOLUTIONS).glob(f"{assignment}_*.ipynb"))
-    graded = {n for ex in grading.CHECKS if ex.startswith(f"ex{int(assignment)}.")
+    number, part = re.fullmatch(r"0*(\d+)([a-z]?)", assignment).groups()  # "01b": ex1b.*
+    graded = {n for ex in grading.CHECKS if ex.startswith(f"ex{int(number)}{part}.")
               for c in grading.CHECKS[ex] for n in c.needs}
     ns: dict = {"__name__": "solution"}
     for cell in nbformat.read(path, as_version=4).cells:
@@ -267,7 +269,8 @@ def search(exercises: list[str], kernel: Path, box: Path, progress=None  # noqa:
             if exercise in grading.OPEN_BOOK:
                 continue
             started = time.monotonic()
-            assignment = f"{int(exercise[2:].split('.')[0]):02d}"
+            number, part = re.match(r"ex(\d+)([a-z]?)\.", exercise).groups()
+            assignment = f"{int(number):02d}{part}"  # ex1b.bill_from_usage: 01b
             if assignment not in solutions:
                 solutions[assignment] = solution_namespace(assignment)
             records = record(exercise, solutions[assignment])

@@ -63,6 +63,11 @@ def detail_of(r: dict, language: str) -> str:
     return translate(detail) if language == "ko" else detail
 
 
+def notes_of(g: Graded, language: str) -> str:
+    """The notes of a run (a cell that stopped, a notebook that is none), in `language`."""
+    return "; ".join(translate(n) if language == "ko" else n for n in g.notes)
+
+
 def markdown(g: Graded, language: str = "en") -> str:
     """The student's report, in Markdown, in English or Korean (`language`)."""
     say, check = _words(language)
@@ -71,7 +76,7 @@ def markdown(g: Graded, language: str = "en") -> str:
            f"** {say('({passed} of {total} checks passed)', passed=g.passed, total=len(g.columns))}"
            f". {say('Notebook')}: `{Path(g.file).name}`.", ""]
     if g.notes:
-        out += [say("While running your notebook: ") + "; ".join(g.notes), ""]
+        out += [say("While running your notebook: ") + notes_of(g, language), ""]
     for exercise, checks in _exercises(g):
         got = sum(p for _, p, r in checks if r.get("status") == "pass")
         total = number(sum(p for _, p, _ in checks))
@@ -114,7 +119,7 @@ def html_report(g: Graded, language: str = "en") -> str:
              f"</b> {say('({passed} of {total} checks passed)', passed=g.passed, total=len(g.columns))}"
              f". {say('Notebook')}: <code>{e(Path(g.file).name)}</code>.</p>"]
     if g.notes:
-        parts.append(f"<p>{e(say('While running your notebook: '))}{e('; '.join(g.notes))}</p>")
+        parts.append(f"<p>{e(say('While running your notebook: '))}{e(notes_of(g, language))}</p>")
     for exercise, checks in _exercises(g):
         got = sum(p for _, p, r in checks if r.get("status") == "pass")
         total = number(sum(p for _, p, _ in checks))

@@ -14,7 +14,12 @@ For each solutions notebook NN_name.ipynb it writes `OUT/source/lessonNN/NN_name
 
 Then, in OUT: `nbgrader generate_assignment lessonNN`, collect into
 `submitted/STUDENT/lessonNN/`, and `nbgrader autograde lessonNN`. nbgrader runs the checks
-inside the student's own kernel: use `python -m classroom.grade` where that matters.
+inside the student's own kernel, which holds none of the class grader's protections: the
+checks and the course's references are importable and patchable there (a cell that
+replaces `assert_check` passes every test cell), the inputs are the public seeds, nothing
+is withheld, and the watch is the in-process one. For grades that count, run the class
+grader on the same folder: `python -m classroom.grade OUT/submitted/` (a student per
+folder; the test cells' `assert_check` is a no-op in its sandbox, the checks run outside).
 """
 
 from __future__ import annotations

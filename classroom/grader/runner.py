@@ -350,6 +350,8 @@ class Runner(Codec):
                 if failure is not None:
                     error = encode_error(failure)
                     error["withheld"] = type(failure).__name__ == "Withheld"
+                    if error["withheld"]:
+                        error["through"] = notebook_function(failure)
             except BaseException as exc:  # a timeout landing outside the learner's code
                 _alarm(None)
                 error = encode_error(exc)
@@ -410,6 +412,21 @@ class Runner(Codec):
         return changed
 
 
+CELL_FILE = "<ipython-input-"  # how IPython names a cell's code (InteractiveShell.compile)
+
+
+def notebook_function(failure: BaseException) -> str | None:
+    """The first function defined in the notebook's cells that `failure` passed through on
+    its way out (None when the cell's own top level called the course's code directly)."""
+    tb = failure.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename.startswith(CELL_FILE) and code.co_name != "<module>":
+            return code.co_qualname
+        tb = tb.tb_next
+    return None
+
+
 def _quiet() -> None:
     """stdin from /dev/null; stdout and stderr to /dev/null (what the learner prints)."""
     null = os.open(os.devnull, os.O_RDWR)
@@ -456,3 +473,4 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     os._exit(main(sys.argv[1:]))
+

@@ -136,6 +136,7 @@ def run_cells(box: Sandbox, cells: list[dict], names: list[str], job: dict,
                       "watch": list(watch), "harness": harness})
     except (ChannelTimeout, ChannelClosed, ChannelBroken):
         return died("before its first cell")
+    quiet: list[str] = []  # cells stopped at withheld code with no function of the notebook
     for cell in cells:
         number = cell["index"] + 1
         try:
@@ -153,12 +154,16 @@ def run_cells(box: Sandbox, cells: list[dict], names: list[str], job: dict,
         error = report.get("error")
         if error:
             run.errors[cell["index"]] = error
+            stopped = withheld_note(number, error)
+            if error.get("withheld") and not error.get("through"):
+                quiet.append(stopped)  # the lesson's own cell using the course's code
+                continue
+            run.notes += quiet  # a later failure may follow from it: then it is said
+            quiet.clear()
             if error.get("type") == "CellTimeout":
                 run.notes.append(f"timed out after {cell_limit:g} s in cell {number}")
             elif error.get("withheld"):
-                run.notes.append(f"cell {number} stopped at what grading withholds "
-                                 f"({grading._short(error.get('message'), 160)}); that costs "
-                                 "nothing by itself")
+                run.notes.append(stopped)
             elif len(run.notes) < 3:
                 run.notes.append(f"{error.get('type')} in cell {number}: "
                                  f"{grading._short(error.get('message'), 120)}")
@@ -168,6 +173,25 @@ def run_cells(box: Sandbox, cells: list[dict], names: list[str], job: dict,
         return died("after its last cell")
     run.names = ready.get("names") if isinstance(ready.get("names"), dict) else {}
     return run
+
+
+WITHHELD = ("cell {number} stopped at what grading withholds ({message}); that costs nothing "
+            "by itself")
+WITHHELD_IN = ("cell {number}: your `{function}` stopped at what grading withholds "
+               "({message}); write it without the course's own code")
+
+
+def withheld_note(number: int, error: dict) -> str:
+    """The note for a cell that stopped at a withheld stub. Only said when a function of the
+    notebook reached it, or when a later cell fails too: a lesson's own cell that shows the
+    course's code at work (lesson 6 runs the agent with its notes) stops there in every
+    honest notebook, and costs nothing."""
+    message = grading._short(error.get("message"), 160)
+    through = error.get("through")
+    if isinstance(through, str) and through:
+        return WITHHELD_IN.format(number=number, function=grading._short(through, 60),
+                                  message=message)
+    return WITHHELD.format(number=number, message=message)
 
 
 THREADS = ("grading refuses threads a notebook's cells leave running when its exercises are "
