@@ -52,7 +52,7 @@ def assistant(*content: str | Block) -> Message:
 def system_message(*content: str | Block) -> Message:
     """A mid-conversation system message: an instruction from you, the operator, appended
     where it becomes true instead of an edit of the top-level `system`; strings become text
-    blocks (docs/api-facts.md 2.14)."""
+    blocks (docs/api-facts.md 2.13)."""
     return {"role": "system", "content": [text(c) if isinstance(c, str) else c for c in content]}
 
 
@@ -362,7 +362,7 @@ def _system_messages(model: str) -> bool:
 
 def system_refused(model: str) -> str:
     """The API's words for a `role: "system"` message on a model that takes none: the 4.5
-    models' older text, the newer models' short one (docs/api-facts.md 2.14)."""
+    models' older text, the newer models' short one (docs/api-facts.md 2.13)."""
     row = models.CATALOG.get(model)
     if row is not None and row.tokenizer == "old" and "adaptive" not in row.thinking_types:
         return ('messages: Unexpected role "system". The Messages API accepts a top-level '

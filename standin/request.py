@@ -146,7 +146,7 @@ def _messages(messages, betas: set[str], row: models.Model, compacting: bool) ->
 
 def system_refused(row: models.Model) -> str:
     """The API's words for a `role: "system"` message on a model that takes none: the older
-    text on the 4.5 models, the newer one after them (docs/api-facts.md 2.14)."""
+    text on the 4.5 models, the newer one after them (docs/api-facts.md 2.13)."""
     if row.tokenizer == "old" and "adaptive" not in row.thinking_types:
         return ('messages: Unexpected role "system". The Messages API accepts a top-level '
                 '`system` parameter, not "system" as an input message role.')

@@ -37,9 +37,9 @@ def turns_from_transcript(transcript: str) -> list[tuple[str, str]]:
 
 def turns_from_messages(messages: list[dict]) -> list[tuple[str, str]]:
     """Read a history's blocks as turns; an earlier compaction block is a SUMMARY turn. The
-    server's summarizer reads "the whole conversation, earlier thinking included"
-    (docs/api-facts.md 7.2.6): a thinking block is the model's own words, an ASSISTANT
-    turn (its full text: the history given here has it restored from the signature)."""
+    server's summary replaces turns whose thinking holds what the model concluded, so it
+    reads that thinking too (docs/api-facts.md 7.2.6): a thinking block is the model's own
+    words, an ASSISTANT turn (its full text, restored from the signature before this)."""
     turns = []
     for m in messages:
         content = m["content"] if isinstance(m["content"], list) else \

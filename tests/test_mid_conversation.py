@@ -1,4 +1,4 @@
-"""Changing instructions and tools without an edit (docs/api-facts.md 2.14): a
+"""Changing instructions and tools without an edit (docs/api-facts.md 2.13, 2.14): a
 `role: "system"` message appended mid-conversation, and the tool changes of the beta
 `mid-conversation-tool-changes-2026-07-01`; the catalog rows they and thinking's binding
 follow; `thinking.block_binding` (beta `thinking-binding-controls-2026-08-01`). Through the
