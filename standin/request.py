@@ -184,10 +184,14 @@ def tool_changes(request: dict) -> None:
             if ref.get("type") != "tool_reference":
                 raise unsupported(f"{where}.tool", f"a `{ref.get('type')}` tool change (the "
                                   "offline model takes `tool_reference`, by name)")
-            for key in set(b) - {"type", "tool", "cache_control"}:
+            for key in sorted(set(b) - {"type", "tool", "cache_control"}):
                 raise extra(f"{where}.{key}")
-            if not isinstance(ref.get("name"), str):
+            for key in sorted(set(ref) - {"type", "name"}):
+                raise extra(f"{where}.tool.{key}")
+            if "name" not in ref:
                 raise APIError(400, f"{where}.tool.name: Field required")
+            if not isinstance(ref["name"], str):
+                raise APIError(400, f"{where}.tool.name: Input should be a valid string")
             if ref["name"] not in names:
                 raise APIError(400, f"{where}: Tool reference '{ref['name']}' has no "
                                "corresponding tool definition",

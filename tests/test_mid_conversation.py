@@ -246,3 +246,19 @@ def test_drop_block_drops_the_stale_blocks_and_says_which(sonnet_run):
     fine = c.beta.messages.create(model=SONNET, max_tokens=512, system=SYSTEM, tools=w.tools,
                                   messages=append_system(run.history, REMINDER), betas=CONTROLS)
     assert fine.input_transformations == []
+
+
+@pytest.mark.parametrize("tool, text", [
+    ({"type": "tool_reference"}, "messages.1.content.0.tool.name: Field required"),
+    ({"type": "tool_reference", "name": ["x"]},
+     "messages.1.content.0.tool.name: Input should be a valid string"),
+    ({"type": "tool_reference", "name": "read_file", "extra": 1},
+     "messages.1.content.0.tool.extra: Extra inputs are not permitted"),
+], ids=["no-name", "name-not-a-string", "extra-field"])
+def test_a_malformed_tool_change_is_a_400_naming_where(tool, text):
+    w = workloads.audit(3)
+    history = [user(w.task), {"role": "system", "content": [{"type": "tool_removal",
+                                                             "tool": tool}]}]
+    e = refused(lambda: connect().beta.messages.create(
+        model=SONNET, max_tokens=512, tools=w.tools, messages=history, betas=TOOL_CHANGES))
+    assert message(e) == text
