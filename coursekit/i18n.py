@@ -972,18 +972,22 @@ PRINTED: dict[str, str] = {
         "{m}, 사고 요약 표시",
     "clearing (keep 3, trigger {t}): notes as text or as thinking":
         "비우기(keep 3, trigger {t}): 텍스트 메모와 사고 블록 메모",
+    # lesson 04b (issue 38): changing instructions or tools on a binding model
+    "system prompt edited": "시스템 프롬프트 편집",
+    "a system message appended": "시스템 메시지 덧붙임",
+    "list_files left out of tools": "도구 목록에서 list_files 뺌",
+    "a tool_removal appended": "tool_removal 덧붙임",
+    "each 400: {t}": "400은 모두 같은 까닭입니다: {t}",
     # lessons 05-05b: new printed sentences (issue 23; add right below this line)
     "80% of {m}'s window: {n:,} tokens":
         "{m}의 윈도우의 80%: {n:,} 토큰",
     "cache read: {r:.2f}x the input price, cache write: {w:.2f}x":
         "캐시 읽기: 입력 가격의 {r:.2f}배, 캐시 쓰기: {w:.2f}배",
-    "before step {i}: {n} messages folded; the compaction request sent {a:,} tokens, "
-    "its block holds {b:,}":
-        "{i}단계 전: 메시지 {n}개를 접었습니다. 압축 요청은 {a:,} 토큰을 보냈고, 그 블록은 "
-        "{b:,} 토큰입니다",
-    "{kind} block, signed: {s}; then in the same message: {then}":
-        "{kind} 블록, 서명 있음: {s}. 같은 메시지에서 그 뒤: {then}",
+    "message 0: {kinds}, signed: {s}; then {n} messages exactly as in the history: {same}":
+        "메시지 0: {kinds}, 서명 있음: {s}. 그 뒤 메시지 {n}개는 히스토리 그대로: {same}",
     "on demand": "온디맨드",
+    "server-side, {m}": "서버 측, {m}",
+    "on demand, {m}": "온디맨드, {m}",
     # lesson 06 and appendix A: new printed sentences (issue 23; add right below this line)
     "keep 4 + notes: {r:.2f}x the total input tokens of keep 6 + notes, {s:.2f}x those of keep 6":
         "keep 4 + 메모: 전체 입력 토큰이 keep 6 + 메모의 {r:.2f}배, keep 6의 {s:.2f}배",

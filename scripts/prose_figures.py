@@ -36,7 +36,7 @@ PROSE_NUMBER = re.compile(
     r"(\s?(?:%|×|x(?![A-Za-z])|[KkM](?![A-Za-z])|만|억))?(?![A-Za-z0-9_])")
 # any number shown by an output or written in code
 SHOWN_NUMBER = re.compile(r"\d[\d,_]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
-LESSON_NAME = re.compile(r"(?:lessons?|Lessons?|레슨|appendix|Appendix|부록|Sonnet|Opus|Haiku)"
+LESSON_NAME = re.compile(r"(?:lessons?|Lessons?|레슨|appendix|Appendix|부록|Sonnet|Opus|Haiku|Fable|Mythos)"
                          r"\s*$")
 LINK_TARGET = re.compile(r"\]\([^)]*\)|https?://\S+|<[^>]+>")
 
