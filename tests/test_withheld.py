@@ -23,7 +23,7 @@ from classroom import grade, grading
 from classroom.grader import assignments, equivalents, withhold
 
 ROOT = Path(__file__).resolve().parent.parent
-COURSE = sorted(assignments.course_assignments())
+COURSE = sorted(p.name.split("_")[0] for p in (ROOT / "solutions").glob("*.ipynb"))
 """The course's assignments (a teacher's own, ex0 in other tests, are not searched here)."""
 
 
