@@ -121,6 +121,7 @@ def _capped(chars: int) -> Callable:
             return w.toolbox
         ws = w.workspace
         return Toolbox([ws.list_files, cap(ws.read_file, max_chars=chars), ws.search])
+    wrap.max_chars = chars  # for a description of the set-up (lesson 7b)
     return wrap
 
 
@@ -450,8 +451,8 @@ def least(r: dict, column: str) -> tuple[float, str] | None:
     ratio = float(got) * float(r[floor_column]) / float(r[column])
     if column == "peak_window":
         return ratio, f"{int(r[floor_column]):,} tokens"
-    return ratio, ", ".join(f"{k} {int(r[f'floor_{k}_tokens']):,}"
-                            for k in ("write", "read", "input", "output")) + " tokens"
+    return ratio, "write {:,}, read {:,}, input {:,}, output {:,} tokens".format(
+        *(int(r[f"floor_{k}_tokens"]) for k in ("write", "read", "input", "output")))
 
 
 def plots(rows: list[dict], out: Path) -> list[Path]:

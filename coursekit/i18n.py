@@ -401,6 +401,12 @@ PHRASES.update({
         "{v}: {name}, {strategy}: 성공 {s}, {key} 추가 전용의 {got}배 (기준 {limit}배)",
     "{v}: {name}, {strategy}: cost {got}x its own floor (bar {limit}x)":
         "{v}: {name}, {strategy}: 비용 자기 하한의 {got}배 (기준 {limit}배)",
+    "{v}: {name}, {strategy}: success {s}, {key} {got}x append-only; its own floor is {x}x "
+    "({tokens}), above the bar {limit}x, so the bar is {within}x that floor":
+        "{v}: {name}, {strategy}: 성공 {s}, {key} 추가 전용의 {got}배. 자기 하한이 {x}배({tokens})로 "
+        "기준 {limit}배보다 높으므로, 기준은 그 하한의 {within}배",
+    "write {w}, read {rd}, input {inp}, output {o} tokens":
+        "쓰기 {w}, 읽기 {rd}, 입력 {inp}, 출력 {o} 토큰",
     "ok": "통과",
     "FAILS": "실패",
     "cost usd": "캐시 포함 비용",
@@ -1217,6 +1223,22 @@ PRINTED.update({
     "1h": "1시간",
     "change": "변경",
     "missed": "놓친 토큰",
+})
+
+PRINTED.update({  # lesson 7b: the benchmark on the default model
+    "the 200-file audit; success and $ x on {a}, then the rest on {b}; $ x: dollars as a "
+    "multiple of append-only's on the same model":
+        "파일 200개 감사 과제. 앞의 성공과 $ 배수는 {a}, 나머지는 {b}의 값입니다. $ 배수는 같은 "
+        "모델에서 추가 전용 달러의 몇 배인지입니다",
+    "x floor": "하한 배수",
+    "{m}: a client clear (keep 1) changes message {i}; the {n} replies after it lose their "
+    "thinking, {t:,} of the {a:,} tokens of notes":
+        "{m}: 클라이언트의 비우기(keep 1)는 메시지 {i}부터 바꿉니다. 그 뒤의 응답 {n}개가 사고 "
+        "블록을 잃고, 메모 {a:,} 토큰 가운데 {t:,} 토큰이 사라집니다",
+    "{k}: ${c:.4f}, {x}x append-only's dollars and {f}x its own floor; peak {p:,} tokens, {q}x":
+        "{k}: ${c:.4f}, 추가 전용 달러의 {x}배, 자기 하한의 {f}배. 최대치 {p:,} 토큰, {q}배",
+    "its own floor: {x:.3f}x append-only's dollars ({t}); its least peak {p} ({y:.3f}x)":
+        "자기 하한: 추가 전용 달러의 {x:.3f}배({t}). 가장 낮은 최대치는 {p}({y:.3f}배)",
 })
 
 
