@@ -534,13 +534,14 @@ def held_out_strategies(model: str) -> tuple[str, ...]:
 def binding_note(rows: list[dict]) -> str:
     """What fails on a model that binds thinking, and why; and the floor's bound on LIVE_BEST."""
     lost = [r for r in rows if r["workload"] == "audit" and r["size"] == "large"
-            and not r["success"]]
+            and r["stopped"] == "max_steps"]
     out = ("A client edit before a thinking block invalidates it and every later one: the "
            "loop drops them (`agentlib.loop.drop_stale_thinking`), and with them the "
            "findings kept there, so the agent reads the files again until its step limit "
-           "(two reads a file, plus 40) or answers without them: "
+           "(two reads a file, plus 40): "
            + "; ".join(f"{r['strategy']} {r['model_calls']:,} calls, {r['re_reads']:,} "
-                       f"re-reads ({r['stopped']})" for r in lost) + ".")
+                       "re-reads" for r in lost) + ". (A run that dropped its notes can cost "
+           "less than the floor, which keeps them.)")
     best = next((r for r in rows if (r["workload"], r["size"], r["strategy"])
                  == ("audit", "large", LIVE_BEST)), None)
     if best is not None and least(best, "cost_usd") and least(best, "peak_window"):
