@@ -120,31 +120,63 @@ def break_even(freed: int, rewritten: int, *, model: str = models.OFFLINE_MODEL,
     return rewritten * (p.cache_write_5m - p.cache_read) / (freed * p.cache_read)
 
 
-def floor(run, *, model: str = models.OFFLINE_MODEL, read_x: float | None = None) -> float:
+def floor_tokens(run, *, model: str | None = None) -> dict[str, int]:
+    """The tokens of `floor`, by kind: {"write", "read", "input", "output"}, and "peak": the
+    largest of its requests (the least peak window a run keeping what the floor keeps has)."""
+    from agentlib import tokens
+    from agentlib.context.clear import PLACEHOLDER
+    from agentlib.messages import blocks
+
+    out = {"write": 0, "read": 0, "input": 0, "output": run.total_output_tokens, "peak": 0}
+    if not run.steps:
+        return {k: 0 for k in out}
+    model = model or getattr(run, "model", None) or models.OFFLINE_MODEL
+    bound = getattr(models.get(model), "binds_thinking", False)
+    replies = [s.thinking_tokens for s in run.steps if s.stop_reason is not None]
+    earlier = sum(m["role"] == "assistant" for m in run.transcript[1:]) - len(replies)
+    thought = iter([0] * earlier + replies)  # each reply's thinking tokens, in order
+    frame = run.steps[0].input_tokens  # what every request needs: system, tools, the task
+    out["write"] = out["peak"] = frame  # the first request writes it
+    kept, pending = 0, 0  # tokens already cached; tokens the next request writes
+    for m in run.transcript[1:]:
+        text = sum(tokens.count(b) for b in blocks(m) if b.get("type") == "text")
+        if m["role"] == "assistant":
+            pending += text
+            if bound:  # the note in thinking, and the call with its input emptied
+                pending += next(thought) + sum(tokens.count({**b, "input": {}})
+                                               for b in blocks(m) if b.get("type") == "tool_use")
+            continue
+        results = [b for b in blocks(m) if b.get("type") == "tool_result"]
+        out["read"] += frame + kept  # the next request
+        out["write"] += pending + text
+        sent = sum(map(tokens.count, results))
+        out["input"] += sent
+        out["peak"] = max(out["peak"], frame + kept + pending + text + sent)
+        kept, pending = kept + pending + text, 0
+        if bound:  # each result, once read, leaves its placeholder
+            pending = sum(tokens.count({**b, "content": PLACEHOLDER}) for b in results)
+    return out
+
+
+def floor(run, *, model: str | None = None, read_x: float | None = None) -> float:
     """The least this run's own requests could cost, whatever manages its context, for an
     agent that keeps its findings in its replies: the first request (system, tools, task)
     written to the cache once and read by every later request; each text the agent or the
     user wrote written once and read by every later request; each tool result sent once,
     uncached, at the input price (it is read once: the next reply notes what it found);
     every output token at the output price. No rewrites, no summary calls, no call records
-    or stale results kept. Read from `run.transcript` (every message ever added). `read_x`:
-    reads at that multiple of the input price."""
-    from agentlib import tokens
-    from agentlib.messages import blocks
+    or stale results kept. Read from `run.transcript` (every message ever added); priced on
+    `model` (default: the run's). `read_x`: reads at that multiple of the input price.
 
-    if not run.steps:
-        return 0.0
-    p = _prices(model, read_x=read_x)
-    frame = run.steps[0].input_tokens  # what every request needs: system, tools, the task
-    total = frame * p.cache_write_5m  # the first request writes it
-    kept, pending = 0, 0  # texts already cached; texts the next request writes
-    for m in run.transcript[1:]:
-        text = sum(tokens.count(b) for b in blocks(m) if b.get("type") == "text")
-        if m["role"] == "assistant":
-            pending += text
-            continue
-        results = sum(tokens.count(b) for b in blocks(m) if b.get("type") == "tool_result")
-        total += (frame + kept) * p.cache_read + (pending + text) * p.cache_write_5m \
-            + results * p.input  # the next request
-        kept, pending = kept + pending + text, 0
-    return (total + run.total_output_tokens * p.output) / PER
+    On a model that binds thinking to the conversation (`models.get(m).binds_thinking`,
+    the default live model) the notes are thinking blocks, and a note is valid only while
+    nothing before it changes: the client may edit nothing before a note it still needs,
+    and the API's clearing edit, which keeps the notes valid, leaves each call and a
+    placeholder for its result. There the floor also keeps, written once and read by every
+    later request, each note at its full size (its usage's thinking tokens, shown or not),
+    each call with its input emptied and each result's placeholder once it was read.
+    Its tokens by kind: `floor_tokens`."""
+    model = model or getattr(run, "model", None) or models.OFFLINE_MODEL
+    p, t = _prices(model, read_x=read_x), floor_tokens(run, model=model)
+    return (t["write"] * p.cache_write_5m + t["read"] * p.cache_read + t["input"] * p.input
+            + t["output"] * p.output) / PER

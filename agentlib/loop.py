@@ -42,6 +42,7 @@ class Step:
     index: int
     input_tokens: int = 0  # all input tokens of the request, cached or not (0 if it failed)
     output_tokens: int = 0
+    thinking_tokens: int = 0  # of output_tokens, thinking (counted even when not shown)
     cache_read: int = 0  # usage.cache_read_input_tokens (billed at 0.1x)
     cache_write: int = 0  # usage.cache_creation_input_tokens (billed at 1.25x)
     cache_write_1h: int = 0  # the part of cache_write written for an hour (billed at 2x)
@@ -193,6 +194,8 @@ def run_agent(client: anthropic.Anthropic, workload, *, context: Sequence[Strate
             if hasattr(strategy, "observe"):
                 strategy.observe(history, step.input_tokens)
         step.output_tokens = response.usage.output_tokens
+        step.thinking_tokens = getattr(getattr(usage, "output_tokens_details", None),
+                                       "thinking_tokens", 0) or 0
         step.stop_reason = response.stop_reason
         applied = getattr(getattr(response, "context_management", None), "applied_edits", None)
         for edit in applied or []:

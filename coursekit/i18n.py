@@ -401,6 +401,13 @@ PHRASES.update({
         "{v}: {name}, {strategy}: 성공 {s}, {key} 추가 전용의 {got}배 (기준 {limit}배)",
     "{v}: {name}, {strategy}: cost {got}x its own floor (bar {limit}x)":
         "{v}: {name}, {strategy}: 비용 자기 하한의 {got}배 (기준 {limit}배)",
+    "{v}: {name}, {strategy}: success {s}, {key} {got}x append-only; its own floor is {x}x "
+    "({tokens}), above the bar {limit}x, so the bar is {within}x that floor":
+        "{v}: {name}, {strategy}: 성공 {s}, {key} 추가 전용의 {got}배. 자기 하한이 {x}배({tokens})로 "
+        "기준 {limit}배보다 높으므로, 기준은 그 하한의 {within}배",
+    "{workload} on claude-sonnet-5-5": "claude-sonnet-5-5의 {workload}",
+    "write {w}, read {rd}, input {inp}, output {o} tokens":
+        "쓰기 {w}, 읽기 {rd}, 입력 {inp}, 출력 {o} 토큰",
     "ok": "통과",
     "FAILS": "실패",
     "cost usd": "캐시 포함 비용",
@@ -999,7 +1006,6 @@ PRINTED: dict[str, str] = {
     "input per million": "입력 100만 토큰당",
     "write x input": "쓰기 배수",
     "least prefix cached": "캐시되는 최소 접두부",
-    "binds thinking": "사고 블록 묶음",
     "edits": "편집",
     "notes lost (per edit)": "잃은 메모 (편집당)",
     "pays after (requests)": "본전까지 (요청)",
@@ -1276,6 +1282,22 @@ PRINTED.update({
     "after it:": "압축 뒤:",
     "tools called after the compaction: {n}; loaded by a search after its block: {k}":
         "압축 뒤에 호출한 도구 {n}개; 그중 블록 뒤의 검색이 로드한 도구 {k}개",
+})
+
+PRINTED.update({  # lesson 7b: the benchmark on the default model
+    "the 200-file audit; success and $ x on {a}, then the rest on {b}; $ x: dollars as a "
+    "multiple of append-only's on the same model":
+        "파일 200개 감사 과제. 앞의 성공과 $ 배수는 {a}, 나머지는 {b}의 값입니다. $ 배수는 같은 "
+        "모델에서 추가 전용 달러의 몇 배인지입니다",
+    "x floor": "하한 배수",
+    "and {n} variants of them, equal too (the large size below shows them)":
+        "그 변형 {n}개도 저장된 행과 같습니다(아래의 큰 크기에서 봅니다)",
+    "{m}: a client clear (keep 1) changes message {i}; the {n} replies after it lose their "
+    "thinking, {t:,} of the {a:,} tokens of notes":
+        "{m}: 클라이언트의 비우기(keep 1)는 메시지 {i}부터 바꿉니다. 그 뒤의 응답 {n}개가 사고 "
+        "블록을 잃고, 메모 {a:,} 토큰 가운데 {t:,} 토큰이 사라집니다",
+    "{k}: ${c:.4f}, {x}x append-only's dollars and {f}x its own floor; peak {p:,} tokens, {q}x":
+        "{k}: ${c:.4f}, 추가 전용 달러의 {x}배, 자기 하한의 {f}배. 최대치 {p:,} 토큰, {q}배",
 })
 
 
