@@ -17,12 +17,14 @@ its cells run in a sandbox (classroom/grader/sandbox.py) under a time limit per 
 and a deadline per notebook, the checks run in the worker and call the learner's
 functions across the boundary. Both import pristine copies made for the run, outside
 the course folder: the worker the whole course (agentlib, apiwire, standin, coursekit,
-classroom), the learner's kernel all of it but the checks and grading (the agent, the
-kit, the stand-in, the checks' harness and the runner), so a graded function cannot
-import its answer. A check passed by running the course's own code for what the
-exercise asks the learner to write (`grading.own_work`) earns nothing, and the report
-says so. A notebook that loops, crashes, cheats or is not a notebook is reported, never
-fatal.
+classroom); the learner's kernel, one copy per assignment, the agent and the kit in which
+the course's own code for what that assignment's exercises ask is withheld
+(classroom/grader/withhold.py: stubs on disk and in memory, `grading.own_work`), a
+stand-in that is only a door to the grader's model, and of the classroom only a `check`
+that checks nothing: a graded function cannot import, copy, fork or thread its way to
+the answer. The checks draw their inputs from a secret drawn for the run (no table made
+in advance answers them). A notebook that loops, crashes, cheats or is not a notebook
+gets its own row, never a stopped class.
 
 Results are written as each notebook is done: a CSV row (`--csv`, columns student,
 assignment, file, sha256, a status per check, points per exercise, points, max_points,
@@ -59,19 +61,27 @@ from classroom.grader import assignments as course
 from classroom.grader.assignments import Submission
 from classroom.grader.feedback import write_reports, write_summary
 from classroom.grader.gradebook import Gradebook, Graded
-from classroom.grader.sandbox import Limits, isolation_mode
+from classroom.grader.sandbox import BOX, Limits, isolation_mode
+from classroom.grader.withhold import targets, withhold
 from coursekit import i18n
 
 PACKAGES = ("agentlib", "apiwire", "standin", "coursekit", "classroom")
 """What the worker imports: the whole course (its checks are the classroom's)."""
-KERNEL_PACKAGES = ("agentlib", "apiwire", "standin", "coursekit")
-"""What the learner's kernel imports whole: the agent, the model catalog, the stand-in, the
-kit. Of the classroom it gets only KERNEL_CLASSROOM."""
-KERNEL_CLASSROOM = ("__init__.py", "ownwork.py", "harness.py", "grader/__init__.py",
-                    "grader/runner.py", "grader/channel.py", "grader/wire.py",
-                    "grader/sandbox.py")
-"""The classroom's files the sandbox needs (the runner, its wire, the watch, the checks'
-harness), plus grader/kernel_grading.py as classroom/grading.py: no check, no answer."""
+KERNEL_PACKAGES = ("agentlib", "apiwire", "coursekit")
+"""What the learner's kernel gets whole: the agent, the model catalog, the kit (in each
+assignment's copy, with what that assignment asks withheld). Its `standin` is only a door
+to the grader's model (grader/remote_standin.py); of the classroom it gets KERNEL_CLASSROOM."""
+KERNEL_CLASSROOM = {"__init__.py": "__init__.py", "grading.py": "grader/kernel_grading.py",
+                    "withheld.py": "withheld.py"}
+"""The kernel's classroom: a `check` that checks nothing, and the withheld stubs' helper.
+No check, no answer, no harness (the grader sends it), no runner (see BOX_FILES)."""
+BOX_FILES = {"__init__.py": "grader/__init__.py", "ownwork.py": "ownwork.py",
+             "grader/__init__.py": "grader/__init__.py", "grader/runner.py": "grader/runner.py",
+             "grader/channel.py": "grader/channel.py", "grader/wire.py": "grader/wire.py",
+             "grader/sandbox.py": "grader/sandbox.py"}
+"""The grader's private modules in the sandbox (package sandbox.BOX, in a folder of its
+own that the runner takes off sys.path before the first cell): the launcher, the runner,
+its channel and wire, the watch."""
 COPY_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
 
 
@@ -85,25 +95,43 @@ def package_folder(name: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations))).resolve()
 
 
-def pristine_copy(run: Path, checks_files: list[Path] = ()) -> tuple[Path, Path]:
+def pristine_copy(run: Path, checks_files: list[Path] = ()) -> tuple[Path, Path, Path]:
     """Copies of the course's packages for the run (no solutions/, no tests/ beside them):
     (the worker's site, with the teacher's own checks files in classroom/checks/, which
-    loads every module there; the learner kernel's site, without the checks)."""
-    site, kernel = run / "site", run / "kernel"
+    loads every module there; the learner kernel's site, without the checks, and nothing
+    withheld yet (`kernel_for` copies it per assignment); the grader's private modules)."""
+    site, kernel, box = run / "site", run / "kernel", run / "box"
     for name in PACKAGES:
         shutil.copytree(package_folder(name), site / name, ignore=COPY_IGNORE)
     for path in checks_files:
         shutil.copy(path, site / "classroom" / "checks" / f"own_{path.name}")
     for name in KERNEL_PACKAGES:
         shutil.copytree(site / name, kernel / name, ignore=COPY_IGNORE)
-    for rel in KERNEL_CLASSROOM:
-        (kernel / "classroom" / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(site / "classroom" / rel, kernel / "classroom" / rel)
-    shutil.copy(site / "classroom" / "grader" / "kernel_grading.py",
-                kernel / "classroom" / "grading.py")
+    (kernel / "standin").mkdir()
+    shutil.copy(site / "classroom" / "grader" / "remote_standin.py",
+                kernel / "standin" / "__init__.py")
+    for target, source in KERNEL_CLASSROOM.items():
+        (kernel / "classroom" / target).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(site / "classroom" / source, kernel / "classroom" / target)
+    for target, source in BOX_FILES.items():
+        (box / BOX / target).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(site / "classroom" / source, box / BOX / target)
     compileall.compile_dir(site, quiet=2)  # once here, not in every worker and sandbox
-    compileall.compile_dir(kernel, quiet=2)
-    return site, kernel
+    compileall.compile_dir(box, quiet=2)
+    return site, kernel, box
+
+
+def kernel_for(run: Path, kernel: Path, assignment: str, exercises: list[str]) -> Path:
+    """The learner kernel's copy for one assignment: `kernel` with the course's own code
+    for what its exercises ask withheld (classroom/grader/withhold.py), compiled."""
+    own = run / f"kernel-{assignment}"
+    shutil.copytree(kernel, own)
+    # The kernel's `standin` is only a door to the grader's model: the stand-in's own code
+    # (a reference such as standin.diagnostics) is not in the sandbox at all.
+    withhold(own, {spec: how for spec, how in targets(exercises).items()
+                   if spec.partition(":")[0].partition(".")[0] != "standin"})
+    compileall.compile_dir(own, quiet=2)
+    return own
 
 
 RUN_PREFIX = "agentlib-grade-"
@@ -149,7 +177,8 @@ def _all(columns: list[tuple[str, str, float]], status: str, detail: str) -> lis
 
 
 def grade_one(sub: Submission, columns: list[tuple[str, str, float]], options: dict,
-              site: Path, work: Path, mode: str, kernel: Path | None = None) -> Graded:
+              site: Path, work: Path, mode: str, kernel: Path | None = None,
+              box: Path | None = None) -> Graded:
     """Grade one notebook in a fresh worker process; never raises for the notebook's sake."""
     g = Graded(sub.student, sub.assignment or "", str(sub.path), sub.sha256, columns,
                isolation=mode)
@@ -159,7 +188,8 @@ def grade_one(sub: Submission, columns: list[tuple[str, str, float]], options: d
     exercises = list(dict.fromkeys(ex for ex, _, _ in columns))
     (work / "shared").mkdir(parents=True, exist_ok=True)
     job = {"cells": sub.cells, "exercises": exercises, "work": str(work), "site": str(site),
-           "kernel_site": str(kernel or site), "mode": mode,
+           "kernel_site": str(kernel or site), "box": str(box) if box else None,
+           "mode": mode, "secret": options.get("secret"),
            "cell_timeout": options["cell_timeout"], "check_timeout": options["check_timeout"],
            "deadline": options["deadline"], "limits": options["limits"]}
     hard = options["deadline"] + len(exercises) * (options["check_timeout"] + 10) + 90
@@ -187,6 +217,14 @@ def grade_one(sub: Submission, columns: list[tuple[str, str, float]], options: d
         why = "the grader's worker failed: " + (err.strip()[-300:] or f"exit {proc.returncode}")
         g.results, g.notes = _all(columns, "crashed", why), [why]
     return g
+
+
+def failed_row(sub: Submission, columns: list[tuple[str, str, float]], mode: str,
+               exc: BaseException) -> Graded:
+    """The row of a notebook the grader itself failed on: every check crashed, and why."""
+    why = f"the grader failed on this notebook: {type(exc).__name__}: {str(exc)[:300]}"
+    return Graded(sub.student, sub.assignment or "", str(sub.path), sub.sha256, columns,
+                  _all(columns, "crashed", why), [why], isolation=mode)
 
 
 def _kill_group(pid: int) -> None:
@@ -299,26 +337,37 @@ def grade_class(paths: list[str], *, assignment: str | None = None,
     os.chmod(run, 0o755)
     (run / "pid").write_text(str(os.getpid()), encoding="utf-8")
     try:
-        site, kernel = pristine_copy(run, own)
-        mode = isolation_mode(str(kernel))
-        fingerprint = digest(site, kernel)
+        site, kernel, box = pristine_copy(run, own)
+        kernels = {a: kernel_for(run, kernel, a, list(dict.fromkeys(ex for ex, _, _ in cols)))
+                   for a, cols in sorted(by_assignment.items())}
+        mode = isolation_mode(str(kernel), str(box))
+        fingerprint = digest(site, box, *kernels.values())
         options = {"cell_timeout": cell_timeout, "check_timeout": check_timeout,
-                   "deadline": deadline, "limits": vars(limits or Limits())}
+                   "deadline": deadline, "limits": vars(limits or Limits()),
+                   "secret": int.from_bytes(os.urandom(8), "big")}  # the checks' inputs
         lock = threading.Lock()
         counter = iter(range(1, 1_000_000))
 
         def one(sub: Submission) -> Graded:
             with lock:
                 work = run / "work" / str(next(counter))
-            g = grade_one(sub, by_assignment[sub.assignment], options, site, work, mode, kernel)
-            if digest(site, kernel) != fingerprint:
+            columns = by_assignment[sub.assignment]
+            try:
+                g = grade_one(sub, columns, options, site, work, mode,
+                              kernels[sub.assignment], box)
+            except Exception as exc:  # a notebook never stops the class: its own row says why
+                g = failed_row(sub, columns, mode, exc)
+            if digest(site, box, *kernels.values()) != fingerprint:
                 raise SystemExit(f"grade: the grader's copy of the course changed while grading "
                                  f"{sub.path} ({mode} isolation); stopping: grade in a container")
             with lock:
                 if book is not None:
                     book.append(g)
                 if report_dir is not None:
-                    write_reports(report_dir, g, language)
+                    try:
+                        write_reports(report_dir, g, language)
+                    except (OSError, ValueError) as exc:
+                        g.notes.append(f"its report could not be written ({exc})")
                 if progress:
                     progress(f"graded {g.student} {g.assignment} ({g.seconds:.1f} s, {mode}): "
                              f"{g.passed}/{len(g.columns)}")

@@ -41,15 +41,19 @@ in the learner's process, and `in_learner_process(fn, ...)` runs a helper there 
 classroom/harness.py, e.g. one that simulates a crash around the learner's function).
 
 Graded work is the learner's own: `own_work(exercise, *specs)` declares the library code
-an exercise asks the learner to write (classroom/ownwork.py says how specs read). While
-a check calls the learner's functions, a watch records any of that code that runs; a
-check passed that way gets a note in the learner's kernel ("uses the course's own
-`truncate`; write it yourself"), and earns nothing from the class grader, which runs the
-same checks with `run_checks(..., own_work="fail")`.
+an exercise asks the learner to write (classroom/ownwork.py says how specs read). In a
+learner's kernel, a watch records any of it that runs while a check calls the learner's
+functions, and a check passed that way gets a note ("uses the course's own `truncate`;
+write it yourself"). The class grader does not watch: it grades where that code is not
+there (classroom/grader/withhold.py; `cells=` says what a notebook's own cells may still
+use), and runs the same checks with `run_checks(..., own_work="fail")`, on inputs drawn
+from a secret (`seed`, `drawn`: the public ones here, the same every time).
 """
 
 from __future__ import annotations
 
+import hashlib
+import random
 import re
 import reprlib
 import signal
@@ -181,6 +185,15 @@ OWN_WORK: dict[str, tuple[str, ...]] = {}
 """exercise name, or a prefix of exercises ("ex2"), -> the library code it asks the
 learner to write (specs, see classroom/ownwork.py)."""
 
+CELLS: dict[tuple[str, str], str] = {}
+"""(exercise or prefix, spec) -> what the class grader's sandbox does with it: "withheld"
+(the default: a stub), "served" (a stub the grader answers while the notebook's cells run)
+or "watched" (left in place and watched). See classroom/grader/withhold.py."""
+CELLS_MODES = ("withheld", "served", "watched")
+
+OPEN_BOOK: dict[str, str] = {}
+"""exercise -> why it may use all of the course's library (nothing withheld, no search)."""
+
 
 def register(
     exercise: str, title: str, *, hint: str = "", needs: Iterable[str] = (),
@@ -207,12 +220,33 @@ def register(
     return decorator
 
 
-def own_work(exercise: str, *specs: str) -> None:
+def own_work(exercise: str, *specs: str, cells: str = "withheld") -> None:
     """Declare the library code that `exercise` (or every exercise `exercise.*`) asks the
     learner to write: "agentlib.context.truncate" (a module), "module:function" or
-    "module:Class", "module:TEXT" (a text the learner's function may not return). A check
-    during which the learner's functions ran any of it earns nothing from the grader."""
+    "module:Class", "module:TEXT" (a text the learner's function may not return).
+
+    In a learner's kernel a check passed by running it gets a note. The class grader
+    grades where it is not there (`cells`, see classroom/grader/withhold.py): "withheld",
+    a stub that raises, on disk and in memory; "served", a stub the grader answers while
+    the notebook's cells run (pure functions of plain data that a notebook's setup uses),
+    refused once the checks start; "watched", left in place for cells that need it and
+    watched, with threads and processes refused (the weaker fallback)."""
+    if cells not in CELLS_MODES:
+        raise ValueError(f"cells must be one of {', '.join(CELLS_MODES)}, got {cells!r}")
     OWN_WORK[exercise] = tuple(dict.fromkeys((*OWN_WORK.get(exercise, ()), *specs)))
+    for spec in specs:
+        CELLS[(exercise, spec)] = cells
+
+
+def uses_the_library(exercise: str, why: str) -> None:
+    """Declare that `exercise` may use all of the course's library (combining it is the
+    exercise: a pipeline, a capstone): nothing is withheld for it, and the search for course
+    functions that do its work (tests/test_withheld.py) leaves it out."""
+    OPEN_BOOK[exercise] = why
+
+
+def _covers(key: str, exercise: str) -> bool:
+    return exercise == key or exercise.startswith(key + ".")
 
 
 def declared_for(exercise: str) -> tuple[str, ...]:
@@ -220,9 +254,66 @@ def declared_for(exercise: str) -> tuple[str, ...]:
     _load_checks()
     found: list[str] = []
     for key, specs in OWN_WORK.items():
-        if exercise == key or exercise.startswith(key + "."):
+        if _covers(key, exercise):
             found += specs
     return tuple(dict.fromkeys(found))
+
+
+def cells_mode(exercise: str, spec: str) -> str:
+    """What the class grader's sandbox does with `spec` for `exercise` (see `own_work`)."""
+    modes = [mode for (key, s), mode in CELLS.items() if s == spec and _covers(key, exercise)]
+    for mode in ("watched", "served"):  # the most a notebook's cells are allowed wins
+        if mode in modes:
+            return mode
+    return "withheld"
+
+
+def withheld_for(exercise: str) -> dict[str, str]:
+    """spec -> "withheld" or "served": what the sandbox withholds while `exercise` is graded."""
+    return {s: m for s in declared_for(exercise) if (m := cells_mode(exercise, s)) != "watched"}
+
+
+def watched_for(exercise: str) -> tuple[str, ...]:
+    """The specs the sandbox leaves in place, and watches, while `exercise` is graded."""
+    return tuple(s for s in declared_for(exercise) if cells_mode(exercise, s) == "watched")
+
+
+# ---------------------------------------------------------------- the checks' inputs
+
+_SECRET: int | None = None
+
+
+def use_secret(secret: int | None) -> None:
+    """Draw the checks' inputs from `secret` (the class grader's worker, before it loads the
+    checks); None: the public seeds, as the course ships them."""
+    global _SECRET
+    _SECRET = None if secret is None else int(secret)
+
+
+def seed(public: int) -> int:
+    """The seed a check draws its inputs from: `public` in a learner's kernel (the course's
+    own, so that check() says the same every time); in the class grader one derived from a
+    secret drawn at grading time, which the course does not ship, so that no table computed
+    in advance, from the shipped seeds, answers the checks."""
+    if _SECRET is None:
+        return public
+    digest = hashlib.sha256(f"{_SECRET}:{public}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") % 1_000_003 + 1_000
+
+
+def drawn(public: int, count: int = 1) -> list[random.Random]:
+    """Random sources for a check's extra cases, drawn at grading time from the secret: none
+    in a learner's kernel (check() tries the course's own cases, the same every time),
+    `count` in the class grader. A check adds the cases it draws to its public ones, so an
+    answer that knows only the public cases fails it there."""
+    if _SECRET is None:
+        return []
+    return [random.Random(seed(public * 1_000 + i)) for i in range(count)]
+
+
+def is_drawn() -> bool:
+    """Whether the checks' inputs are drawn from a secret (the class grader)."""
+    return _SECRET is not None
 
 
 def _load_checks() -> None:
@@ -391,29 +482,38 @@ SOURCE_TAMPERED = ("its notebook's code names {names}, which no exercise needs a
                    "switch off the grader's watch: the check earns no points")
 CHECKS_NOTE = ("uses the exercise checks' own {names}; write it yourself: the class grader's "
                "kernel cannot import classroom.checks")
+IMPORTED = "{how}: an import is not your own function; write it yourself (it earns no points)"
+IMPORTED_NOTE = ("{how}: an import is not your own function; write it yourself: the class "
+                 "grader gives no points to a check passed that way")
 
 
-def _seen(watch: Any, mark: Any, ns: Any, c: Check) -> tuple[list[str], list[str], list[str]]:
+def _seen(watch: Any, mark: Any, ns: Any, c: Check
+          ) -> tuple[list[str], list[str], list[str], list[str]]:
     """(declared code the check's calls ran, how the watch was switched off while they
-    ran, what of the watch the notebook's source names): the watch's log since `mark`,
-    and, from the grader, its own reading of the source (`source_findings`)."""
-    hits, tampered = watch.since(mark)
+    ran, what of the watch the notebook's source names, how a graded name is imported):
+    the watch's log since `mark`, and, from the grader, its own reading of the source
+    (`source_findings`)."""
+    hits, tampered = watch.since(mark) if watch is not None else ([], [])
     findings = getattr(ns, "source_findings", None)
     if findings is None:
-        return hits, tampered, []
-    used, named = findings(c.needs)
-    return [*hits, *used], tampered, named
+        return hits, tampered, [], []
+    used, named, imported = findings(c.needs)
+    return [*hits, *used], tampered, named, imported
 
 
-def _judged(result: Result, seen: tuple[list[str], list[str], list[str]],
+def _judged(result: Result, seen: tuple[list[str], list[str], list[str], list[str]],
             specs: tuple[str, ...], mode: str) -> Result:
-    """`result`, unless the calls of its check ran declared code: then a failure saying so
-    (`mode` "fail", the grader) or the same result with a note (`mode` "note", a notebook)."""
-    hits, tampered, named = seen
+    """`result`, unless its check's function was imported, or its calls ran declared code:
+    then a failure saying so (`mode` "fail", the grader) or the same result with a note
+    (`mode` "note", a notebook)."""
+    hits, tampered, named, imported = seen
     names = ownwork.used(hits, specs)
-    if (not names and not tampered and not named) or result.status in ("todo", "missing"):
+    if (not names and not tampered and not named and not imported) \
+            or result.status in ("todo", "missing"):
         return result
-    if names:
+    if imported:
+        detail = (IMPORTED if mode == "fail" else IMPORTED_NOTE).format(how=imported[0])
+    elif names:
         detail = (OWN_FAIL if mode == "fail" else OWN_NOTE).format(names=_quoted(names))
     elif tampered:
         detail = TAMPERED.format(what=tampered[0])
@@ -423,6 +523,24 @@ def _judged(result: Result, seen: tuple[list[str], list[str], list[str]],
         return Result(result.exercise, result.check, "fail", detail, result.hint)
     return Result(result.exercise, result.check, result.status, result.detail, result.hint,
                   detail)
+
+
+COURSE_PACKAGES = ("agentlib", "coursekit", "standin", "apiwire", "classroom")
+
+
+def _imported_names(ns: Any, names: Iterable[str]) -> list[str]:
+    """In a learner's kernel: the graded names that are the course's own functions under
+    another name (`from agentlib.context.textfold import text_cut as safe_truncate`)."""
+    if not isinstance(ns, dict):
+        return []
+    found = []
+    for name in names:
+        fn = getattr(ns.get(name), "__func__", ns.get(name))
+        module, own = getattr(fn, "__module__", None), getattr(fn, "__name__", name)
+        if isinstance(module, str) and module.split(".")[0] in COURSE_PACKAGES \
+                and own != name and callable(fn):
+            found.append(f"`{name}` is the course's `{own}` ({module}) under another name")
+    return found
 
 
 def _checks_referenced(ns: Any, names: Iterable[str]) -> list[str]:
@@ -562,6 +680,7 @@ def run_checks(names: str | Iterable[str], namespace: Any,
             watch = _watch_of(namespace, specs)
             ns = _traced(namespace, needs, watch if isinstance(namespace, dict) else None)
             borrowed = _checks_referenced(namespace, needs)
+            aliases = _imported_names(namespace, needs)
             stopped: Result | None = None
             for c in CHECKS[ex]:
                 if stopped is not None:
@@ -571,9 +690,11 @@ def run_checks(names: str | Iterable[str], namespace: Any,
                     continue
                 mark = watch.mark() if watch is not None else None
                 result = _run_one(c, ns, timeout)
-                if watch is not None:
-                    result = _judged(result, _seen(watch, mark, namespace, c), specs,
-                                     own_work)
+                result = _judged(result, _seen(watch, mark, namespace, c), specs, own_work)
+                mine = [a for a in aliases if any(a.startswith(f"`{n}`") for n in c.needs)]
+                if mine and result.status == "pass" and not result.note:
+                    result = Result(ex, c.title, result.status, result.detail, result.hint,
+                                    IMPORTED_NOTE.format(how=mine[0]))
                 if borrowed and result.status == "pass" and not result.note:
                     result = Result(ex, c.title, result.status, result.detail, result.hint,
                                     CHECKS_NOTE.format(names=_quoted(borrowed)))
@@ -637,7 +758,6 @@ def assert_check(exercise: str, title: str, namespace: dict | None = None) -> No
     watch = _watch_of(ns, specs)
     mark = watch.mark() if watch is not None else None
     result = _run_one(found[0], _traced(ns, found[0].needs, watch), CHECK_TIMEOUT)
-    if watch is not None:
-        result = _judged(result, _seen(watch, mark, ns, found[0]), specs, "fail")
+    result = _judged(result, _seen(watch, mark, ns, found[0]), specs, "fail")
     if result.status != "pass":
         raise AssertionError(result.line())

@@ -3,9 +3,10 @@
 A check calls the learner's functions; a few checks must also run something of their own
 right next to them, where the learner's code lives: in the learner's kernel for
 `check()`, in the learner's sandbox when the class grader grades (classroom/grader). This
-module holds exactly those pieces, and nothing that computes an exercise's answer, so the
-grader's learner kernel may import it while the checks themselves (classroom/checks) and
-their reference implementations stay out of its reach:
+module holds exactly those pieces, and nothing that computes an exercise's answer. The
+grader's sandbox does not import it: the grader sends this file's source, which the
+runner runs before the notebook's first cell and puts back as it was before every use, so
+a notebook that rebinds `classroom.harness` (or its functions' globals) changes nothing:
 
 - `calibrated_meter`: a `TokenMeter` calibrated to a ratio (ex5.should_compact);
 - `write_crashing`, `write_renaming`: the learner's write under a simulated crash or with

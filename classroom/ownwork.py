@@ -17,11 +17,13 @@ or re-imported module (the same source compiles to equal code), or in a thread. 
 records is a "hit": `module:path` of the declared object ("agentlib.context.truncate:
 SlidingWindow.__call__"); `used(hits, specs)` turns hits into the names a learner reads.
 
-In the class grader the watch runs in the learner's sandbox, and only reports: the grader
-decides (classroom/grader). There, `guard()` also adds an audit hook (which no code can
-remove) that notices a graded function switching the watch off (`sys.settrace`) or
-starting another process, where nothing can be watched. In a learner's own kernel the
-same watch turns a delegation into a friendly note (classroom/grading.py).
+In a learner's own kernel the watch turns a delegation into a friendly note
+(classroom/grading.py). The class grader withholds the declared code instead
+(classroom/grader/withhold.py); only what an exercise declares `cells="watched"` is
+watched there, in the learner's sandbox, and only reports: the grader decides
+(classroom/grader). There `guard()` also adds an audit hook (which no code can remove)
+that notices a graded function switching the watch off (`sys.settrace`) or starting
+another process, and the grader refuses threads and freezes the runner from outside.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ from typing import Any
 PROCESS_EVENTS = frozenset({"os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
                             "os.forkpty", "subprocess.Popen", "pty.spawn"})
 WATCH_EVENTS = frozenset({"sys.settrace", "sys.setprofile"})
-GENERATED = "<string>"  # code made at run time by the library (a dataclass's __init__)
+GENERATED = "<string>"  # code made at run time by the library (a dataclass's __init__): not
+# declared (the course's own generated code would match anyone's); a copy of declared code
+# compiled as "<string>" is still matched
 
 
 def split(spec: str) -> tuple[str, str]:
@@ -196,9 +200,7 @@ class Watch:
         known = self._by_id.get(id(code))
         if known is not None and known[0] is code:
             return known[1]
-        if code.co_filename == GENERATED:
-            return None
-        try:
+        try:  # a copy too, however compiled: exec(inspect.getsource(...)) runs as "<string>"
             return self._by_value.get(code) or self._by_shape.get(_shape(code))
         except TypeError:  # an unhashable constant in a hand-made code object
             return None

@@ -25,9 +25,9 @@ from agentlib.loop import DEFAULT_SYSTEM, cache_breakpoint
 from agentlib.models import DEFAULT_MODEL, OFFLINE_MODEL, quiet_thinking
 from apiwire import models
 from coursekit import workloads
-from standin import agent, thinking
-from standin.http import Handler, StandinServer
-from standin.server import CourseModel
+
+# The stand-in's internals are imported where they are timed: the class grader's sandbox has
+# only a door to its model in place of `standin`, and this module must import there too.
 
 MODELS = (OFFLINE_MODEL, DEFAULT_MODEL)  # notes in plain text; notes in bound thinking
 SIZES = (100, 1_000, 10_000)
@@ -44,6 +44,8 @@ def audit_history(model: str, messages: int, root: str) -> tuple[dict, list[dict
     an append-only audit of enough files, each turn noting the file just read and reading
     the next, as the course model does; on `model`'s rules (its notes in a signed thinking
     block where it thinks between tool calls, as the stand-in returns them)."""
+    from standin import agent, thinking
+
     files = max(2, messages // 2)
     w = workloads.audit(min(files, 5_000), 0, root=root)
     row = models.get(model)
@@ -77,6 +79,8 @@ def _body(base: dict, history: list[dict]) -> bytes:
 
 def in_process() -> tuple:
     """(send, close): send a body to a fresh stand-in in this thread; the CPU it took."""
+    from standin.server import CourseModel
+
     server = CourseModel(context_window=WINDOW)
 
     def send(body: bytes) -> float:
@@ -89,20 +93,22 @@ def in_process() -> tuple:
     return send, lambda: None
 
 
-class _TimedHandler(Handler):
-    """The server's handler, with the CPU time of each request it handles (its thread's)."""
-
-    def handle_one_request(self) -> None:
-        start = time.thread_time()
-        super().handle_one_request()
-        self.server.cpu.put(time.thread_time() - start)
-
-
 def over_http() -> tuple:
     """(send, close): send a body over HTTP to a fresh stand-in served from a thread
     (`standin.http`); the CPU its thread took to read, answer and write."""
+    from standin.http import Handler, StandinServer
+    from standin.server import CourseModel
+
+    class TimedHandler(Handler):
+        """The server's handler, with the CPU time of each request it handles (its thread's)."""
+
+        def handle_one_request(self) -> None:
+            start = time.thread_time()
+            super().handle_one_request()
+            self.server.cpu.put(time.thread_time() - start)
+
     server = StandinServer(CourseModel(context_window=WINDOW))
-    server.RequestHandlerClass = _TimedHandler
+    server.RequestHandlerClass = TimedHandler
     server.cpu = queue.Queue()
     threading.Thread(target=server.serve_forever, daemon=True).start()
     conn = HTTPConnection("127.0.0.1", server.server_port, timeout=600)

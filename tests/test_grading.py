@@ -262,6 +262,15 @@ def tricks(folder: Path, out_csv: Path, marker: Path) -> dict[str, list[str]]:
         "huge_result": ["def add(a, b):\n    return 'x' * (80 << 20)"],
         "equals_all": ["class Any(int):\n    def __eq__(self, other):\n        return True\n"
                        "    __hash__ = int.__hash__\ndef add(a, b):\n    return Any(a - b)"],
+        "reaches_grader": [  # right only where it could import the grader's own modules
+            "import importlib, __main__\n"
+            "def _can(name):\n    try:\n        importlib.import_module(name)\n"
+            "        return True\n    except ImportError:\n        return False\n"
+            "found = [n for n in ('_gradebox', '_gradebox.grader.channel', "
+            "'classroom.grader.channel', 'classroom.ownwork', 'classroom.harness', "
+            "'standin.server') if _can(n)]\n"
+            "if found or hasattr(__main__, 'Runner'):\n    def add(a, b):\n        return a + b\n"
+            "else:\n    " + WRONG.replace("\n", "\n    ")],
     }
 
 
@@ -362,7 +371,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 
 SMALL_CLASS = ("good", "todo", "wrong", "half")  # pass, todo, fail, part (timeouts: above)
-SMALL_TRICKS = ("fake_check", "print_patch")  # tricks that need no namespaces to be contained
+SMALL_TRICKS = ("fake_check", "print_patch", "reaches_grader")  # contained without namespaces
 
 
 def test_a_small_class_round_trip(tmp_path: Path) -> None:
@@ -827,15 +836,17 @@ def test_an_honest_notebook_gets_full_marks(graded_ex2: dict) -> None:
 def test_delegating_to_the_course_earns_nothing_and_the_report_says_so(graded_ex2: dict) -> None:
     rows, results = graded_ex2["rows"], graded_ex2["results"]
     assert rows["delegates"]["passed"] == rows["evades"]["passed"] == "0"
-    assert rows["blinds"]["passed"] == "0"  # the grader reads the source too
+    blinds = {ex: {r["status"] for r in rs} for ex, rs in results["blinds"].items()}
+    assert blinds == {"ex2.find_split": {"pass"}, "ex2.safe_truncate": {"fail"},
+                      "ex2.pin_task": {"fail"}}  # its own find_split; what it handed over: 0
     details = {ex: {r["detail"] for r in rs} for ex, rs in results["delegates"].items()}
     assert details == {
         "ex2.find_split": {"uses the course's own `validate`; write it yourself: a check "
                            "passed that way earns no points"},
-        "ex2.safe_truncate": {"uses the course's own `truncate` and `safe_start`; write it "
-                              "yourself: a check passed that way earns no points"},
-        "ex2.pin_task": {"uses the course's own `truncate` and `safe_start`; write it "
-                         "yourself: a check passed that way earns no points"}}
+        "ex2.safe_truncate": {"uses the course's own `truncate`; write it yourself: a check "
+                              "passed that way earns no points"},  # (read in its source: in
+        "ex2.pin_task": {"uses the course's own `truncate`; write it yourself: a check "
+                         "passed that way earns no points"}}  # the sandbox it is a stub)
     md = (graded_ex2["reports"] / "delegates" / "02.md").read_text(encoding="utf-8")
     assert "uses the course's own `validate`; write it yourself" in md
 
@@ -849,32 +860,44 @@ def test_copies_reloads_threads_and_processes_are_the_courses_too(graded_ex2: di
     assert "`safe_start`" in results["copies"]["ex2.safe_truncate"][0]["detail"]
     assert "`truncate`" in results["copies"]["ex2.pin_task"][0]["detail"]
     evades = {ex: rs[0]["detail"] for ex, rs in results["evades"].items()}
-    assert evades["ex2.find_split"].startswith("started another process while it ran")
-    assert evades["ex2.safe_truncate"].startswith("switched off the watch (sys.settrace)")
+    # the other process has the sandbox's copy too: validate is withheld there, so it
+    # answers nothing; a computed name reaches a stub; a thread made early too
+    assert evades["ex2.find_split"].startswith("find_split(<")
+    assert "Withheld: `safe_start` (agentlib.context.truncate) is not available" in \
+        evades["ex2.safe_truncate"]
     assert evades["ex2.pin_task"].startswith("uses the course's own `truncate`")
 
 
 def test_the_learners_kernel_gets_the_agent_and_the_kit_but_no_checks(tmp_path: Path) -> None:
     from classroom import grade
+    from classroom.grader.sandbox import BOX
 
-    site, kernel = grade.pristine_copy(tmp_path, [Path(__file__).with_name("demo_checks.py")])
+    site, kernel, box = grade.pristine_copy(tmp_path, [Path(__file__).with_name("demo_checks.py")])
     assert sorted(p.name for p in site.iterdir()) == sorted(grade.PACKAGES)
     assert (site / "classroom" / "checks" / "own_demo_checks.py").exists()
     assert sorted(p.name for p in kernel.iterdir()) == sorted(
-        ["classroom", *grade.KERNEL_PACKAGES])
+        ["classroom", "standin", *grade.KERNEL_PACKAGES])
     mine = sorted(str(p.relative_to(kernel / "classroom")) for p in
                   (kernel / "classroom").rglob("*.py"))
-    assert mine == sorted([*grade.KERNEL_CLASSROOM, "grading.py"])
+    assert mine == sorted(grade.KERNEL_CLASSROOM)
+    assert [p.name for p in (kernel / "standin").iterdir()] == ["__init__.py"]  # a door
     assert "def register" not in (kernel / "classroom" / "grading.py").read_text("utf-8")
+    assert sorted(str(p.relative_to(box / BOX)) for p in (box / BOX).rglob("*.py")) == sorted(
+        grade.BOX_FILES)
     probe = subprocess.run(
         [sys.executable, "-P", "-c", "import agentlib.context, coursekit.workloads, standin, "
-         "apiwire, classroom.harness, classroom.grader.runner\nfrom classroom.grading import "
-         "check\ntry:\n    import classroom.checks.lesson02\nexcept ImportError as e:\n"
-         "    print('refused:', e)"],
+         "apiwire\nfrom classroom.grading import check\nfor name in ('classroom.checks."
+         "lesson02', 'classroom.harness', 'classroom.grader', 'classroom.ownwork', "
+         "'standin.server', 'standin.history'):\n    try:\n        __import__(name)\n"
+         "    except ImportError as e:\n        print('refused:', e)"],
         capture_output=True, text=True, cwd=str(tmp_path),
         env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(kernel),
              "PYTHONNOUSERSITE": "1", "AGENTLIB_OFFLINE": "1", "HOME": str(tmp_path)})
-    assert probe.stdout.strip() == "refused: No module named 'classroom.checks'", probe.stderr
+    assert probe.stdout.splitlines() == [
+        "refused: No module named 'classroom.checks'", "refused: No module named "
+        "'classroom.harness'", "refused: No module named 'classroom.grader'",
+        "refused: No module named 'classroom.ownwork'", "refused: No module named "
+        "'standin.server'", "refused: No module named 'standin.history'"], probe.stderr
 
 
 def test_returning_the_courses_prompt_is_not_writing_one(capsys: pytest.CaptureFixture[str]) -> None:
@@ -889,9 +912,9 @@ def test_returning_the_courses_prompt_is_not_writing_one(capsys: pytest.CaptureF
 def test_blinding_the_watch_does_not_help_the_grader_reads_the_source(graded_ex2: dict) -> None:
     blinds = {ex: rs[0]["detail"] for ex, rs in graded_ex2["results"]["blinds"].items()}
     assert blinds["ex2.safe_truncate"].startswith("uses the course's own `truncate`")
-    assert blinds["ex2.find_split"] == (
-        "its notebook's code names `__self__` and `gettrace`, which no exercise needs and "
-        "which could switch off the grader's watch: the check earns no points")
+    assert blinds["ex2.find_split"] == ""  # no watch to blind: its own find_split passes
+    row = graded_ex2["rows"]["blinds"]
+    assert "AttributeError in cell 13" in row["note"]  # the sandbox runs no tracer at all
 
 
 def test_the_graders_reading_of_the_source() -> None:

@@ -22,19 +22,21 @@ import numbers
 import tempfile
 from functools import lru_cache
 
-from classroom.grading import own_work, portable, register
+from classroom.grading import drawn, own_work, portable, register, seed
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
 own_work("ex1.agent_loop", "agentlib.loop:run_agent")
-own_work("ex1.estimate_tokens", "agentlib.tokens:estimate_text", "agentlib.tokens:estimate")
+own_work("ex1.estimate_tokens", "agentlib.tokens:estimate_text", "agentlib.tokens:estimate",
+         "agentlib.tokens:estimate_bytes")  # (bytes / 4: the same on ASCII; found by its answers)
 own_work("ex1.session_cost", "agentlib.cost", "agentlib.meter:price")
 
 # ---------------------------------------------------------------- ex1.agent_loop
 
+AUDIT_SEED = seed(1)  # the small audit's seed: the course's own, or one drawn when grading
 LOOP_SYSTEM = "You are a careful auditor. Note what each file says before the next call."
 LOOP_MAX_TOKENS = 1024
 LOOP_HINT = ("each turn: create(...) with the whole `messages` list, append the reply as "
@@ -49,7 +51,7 @@ def _reference_run():
     from coursekit import connect, workloads
 
     with tempfile.TemporaryDirectory(prefix="agentlib-ex1-") as root:
-        return loop.run_agent(connect(offline=True), workloads.audit(3, seed=1, root=root),
+        return loop.run_agent(connect(offline=True), workloads.audit(3, seed=AUDIT_SEED, root=root),
                               system=LOOP_SYSTEM, max_tokens=LOOP_MAX_TOKENS, max_steps=30)
 
 
@@ -74,7 +76,7 @@ def _learner_loop(ns: dict, max_steps: int):
     from coursekit import connect, workloads
 
     with tempfile.TemporaryDirectory(prefix="agentlib-ex1-") as root:
-        work = portable(workloads.audit, 3, seed=1, root=root)
+        work = portable(workloads.audit, 3, seed=AUDIT_SEED, root=root)
         client = connect(offline=True)
         try:
             got = ns["agent_loop"](client, work, model=model_name(client),
@@ -174,6 +176,11 @@ def _is_int(value) -> bool:
         type(value).__name__ not in ("bool_", "bool")
 
 
+def _ascii(r, n: int) -> str:
+    """`n` characters of config-like text drawn from `r`."""
+    return "".join(r.choice("abcdefghijklmnopqrstuvwxyz_ =;0123456789") for _ in range(n))
+
+
 def _est(ns: dict, text: str):
     got = ns["estimate_tokens"](text)
     assert _is_int(got), \
@@ -184,7 +191,9 @@ def _est(ns: dict, text: str):
 @register("ex1.estimate_tokens", "rounds up: 5 characters are 2 tokens",
           hint=EST_HINT, needs=("estimate_tokens",))
 def _est_rounds_up(ns: dict) -> None:
-    for text, want in [("hello", 2), ("a", 1), ("abcdefghi", 3)]:
+    extra = [_ascii(r, 4 * r.randrange(0, 30) + r.randrange(1, 4)) for r in drawn(11, 3)]
+    for text, want in [("hello", 2), ("a", 1), ("abcdefghi", 3),
+                       *((t, -(-len(t) // 4)) for t in extra)]:
         got = _est(ns, text)
         assert got == want, f"estimate_tokens({text!r}) should be {want}, got {got}"
 
@@ -192,7 +201,8 @@ def _est_rounds_up(ns: dict) -> None:
 @register("ex1.estimate_tokens", "exact multiples of 4 do not round up; empty is 0",
           hint=EST_HINT, needs=("estimate_tokens",))
 def _est_exact(ns: dict) -> None:
-    for text, want in [("", 0), ("abcd", 1), ("abcdefgh", 2)]:
+    extra = [_ascii(r, 4 * r.randrange(3, 40)) for r in drawn(12, 2)]
+    for text, want in [("", 0), ("abcd", 1), ("abcdefgh", 2), *((t, len(t) // 4) for t in extra)]:
         got = _est(ns, text)
         assert got == want, f"estimate_tokens({text!r}) should be {want}, got {got}"
 
@@ -201,7 +211,9 @@ def _est_exact(ns: dict) -> None:
           hint="len(text), not len(text.encode()): '안녕하세요' is 5 characters, 15 bytes",
           needs=("estimate_tokens",))
 def _est_chars(ns: dict) -> None:
-    for text, want in [("안녕하세요", 2), ("🚀🚀🚀🚀", 1)]:
+    extra = ["".join(r.choice("안녕하세요메모🚀✅éß") for _ in range(r.randrange(5, 60)))
+             for r in drawn(13, 2)]
+    for text, want in [("안녕하세요", 2), ("🚀🚀🚀🚀", 1), *((t, -(-len(t) // 4)) for t in extra)]:
         got = _est(ns, text)
         assert got == want, (f"estimate_tokens({text!r}) should be {want} ({len(text)} "
                              f"characters), got {got}")
@@ -212,8 +224,9 @@ def _est_chars(ns: dict) -> None:
 def _est_property(ns: dict) -> None:
     from agentlib.tokens import estimate_text
 
+    base = "".join(_ascii(r, 48) for r in drawn(14)) or "timeout_s = 45; " * 3
     for n in range(41):
-        text = ("timeout_s = 45; " * 3)[:n]
+        text = base[:n]
         got, want = _est(ns, text), estimate_text(text)
         assert got == want, f"for {n} characters the estimate is {want}, got {got}"
 
@@ -242,6 +255,13 @@ def _cost_every_request(ns: dict) -> None:
     got = _cost(ns, [1000, 2000, 3000], [0, 0, 0], input_price=3.0, output_price=15.0)
     assert _near(got, 0.018), ("three requests of 1,000, 2,000 and 3,000 input tokens at "
                                f"$3 per million cost $0.018, got {got!r}")
+    for r in drawn(21, 2):
+        inputs, price = sorted(r.randrange(500, 90_000) for _ in range(r.randrange(2, 9))), \
+            r.choice([0.8, 1.0, 3.0, 5.0, 15.0])
+        got, want = _cost(ns, inputs, [0] * len(inputs), input_price=price, output_price=15.0), \
+            sum(inputs) * price / 1e6
+        assert _near(got, want), (f"{len(inputs)} requests of {sum(inputs):,} input tokens "
+                                  f"in all at ${price:g} per million cost ${want:.6f}, got {got!r}")
 
 
 @register("ex1.session_cost", "prices are per million tokens", hint=COST_HINT,
@@ -249,6 +269,12 @@ def _cost_every_request(ns: dict) -> None:
 def _cost_per_million(ns: dict) -> None:
     got = _cost(ns, [1_000_000], [0], input_price=3.0, output_price=15.0)
     assert _near(got, 3.0), f"one million input tokens at $3 per million cost $3, got {got!r}"
+    for r in drawn(22):
+        millions, price = r.randrange(2, 9), r.choice([0.8, 1.0, 5.0, 15.0])
+        got = _cost(ns, [1_000_000] * millions, [0] * millions, input_price=price,
+                    output_price=15.0)
+        assert _near(got, millions * price), (f"{millions} million input tokens at ${price:g} per "
+                                              f"million cost ${millions * price:g}, got {got!r}")
 
 
 @register("ex1.session_cost", "output tokens are billed at the output price", hint=COST_HINT,
@@ -257,6 +283,13 @@ def _cost_output(ns: dict) -> None:
     got = _cost(ns, [0, 0], [400_000, 600_000], input_price=3.0, output_price=15.0)
     assert _near(got, 15.0), ("one million output tokens at $15 per million cost $15, "
                               f"got {got!r}")
+    for r in drawn(23):
+        outputs, price = [r.randrange(100, 5_000) for _ in range(r.randrange(2, 7))], \
+            r.choice([4.0, 10.0, 15.0, 25.0])
+        got, want = _cost(ns, [0] * len(outputs), outputs, input_price=3.0, output_price=price), \
+            sum(outputs) * price / 1e6
+        assert _near(got, want), (f"{sum(outputs):,} output tokens at ${price:g} per million "
+                                  f"cost ${want:.6f}, got {got!r}")
 
 
 @register("ex1.session_cost", "uses the prices it is given; an empty session costs 0",
@@ -265,6 +298,12 @@ def _cost_output(ns: dict) -> None:
 def _cost_prices(ns: dict) -> None:
     got = _cost(ns, [2_000_000], [500_000], input_price=1.0, output_price=5.0)
     assert _near(got, 4.5), f"2M input at $1 plus 0.5M output at $5 is $4.50, got {got!r}"
+    for r in drawn(24):
+        i, o, pi, po = r.randrange(10**5, 10**7), r.randrange(10**4, 10**6), \
+            r.choice([0.25, 1.0, 2.5, 3.0]), r.choice([1.25, 5.0, 12.5, 15.0])
+        got, want = _cost(ns, [i], [o], input_price=pi, output_price=po), (i * pi + o * po) / 1e6
+        assert _near(got, want), (f"{i:,} input at ${pi:g} plus {o:,} output at ${po:g} is "
+                                  f"${want:.6f}, got {got!r}")
     got = _cost(ns, [], [], input_price=3.0, output_price=15.0)
     assert _near(got, 0.0), f"no requests cost nothing, got {got!r}"
 
@@ -273,6 +312,18 @@ def _cost_prices(ns: dict) -> None:
 
 OVER_HINT = ("return the index of the first step with input + max_tokens > window "
              "(strictly greater), or None")
+
+
+def _overflowing(r) -> tuple[list[int], int, int]:
+    """A growing session drawn from `r` that overflows its window: (inputs, window, the index
+    of the first step over it)."""
+    inputs, n = [], r.randrange(50, 900)
+    for _ in range(r.randrange(3, 12)):
+        inputs.append(n)
+        n += r.randrange(20, 900)
+    want = r.randrange(0, len(inputs))
+    window = inputs[want] - 1 if want == 0 else r.randrange(inputs[want - 1], inputs[want])
+    return inputs, window, want
 
 
 def _over(ns: dict, inputs, window, **kw):
@@ -289,7 +340,7 @@ def _same(got, want) -> bool:
           hint=OVER_HINT, needs=("first_overflow",))
 def _over_first(ns: dict) -> None:
     for inputs, window, want in [([100, 200, 300, 400], 250, 2), ([500, 900, 950], 800, 1),
-                                 ([9000, 100], 8000, 0)]:
+                                 ([9000, 100], 8000, 0), *(_overflowing(r) for r in drawn(31, 3))]:
         got = _over(ns, inputs, window)
         assert _same(got, want), (f"first_overflow({inputs}, {window}) should be the index "
                                   f"{want}, got {got!r}")
@@ -302,6 +353,12 @@ def _over_first(ns: dict) -> None:
 def _over_boundary(ns: dict) -> None:
     got = _over(ns, [100, 250, 300], 250)
     assert _same(got, 2), f"250 tokens fit a 250-token window; the answer is 2, got {got!r}"
+    for r in drawn(32):
+        inputs, window, want = _overflowing(r)
+        inputs[want - 1 if want else 0] = window if want else inputs[0]
+        got = _over(ns, inputs, window)
+        assert _same(got, want), (f"first_overflow({inputs}, {window}) should be {want} (a step "
+                                  f"exactly as long as the window fits), got {got!r}")
 
 
 @register("ex1.first_overflow", "reserves room for max_tokens",
@@ -311,12 +368,20 @@ def _over_max_tokens(ns: dict) -> None:
     got = _over(ns, [100, 200, 300], 250, max_tokens=60)
     assert _same(got, 1), ("200 input + 60 max_tokens = 260 > 250, so step 1 fails, "
                            f"got {got!r}")
+    for r in drawn(33, 2):
+        inputs, window, _ = _overflowing(r)
+        reserve = r.randrange(1, window // 3)
+        want = next((i for i, n in enumerate(inputs) if n + reserve > window), None)
+        got = _over(ns, inputs, window, max_tokens=reserve)
+        assert _same(got, want), (f"first_overflow({inputs}, {window}, max_tokens={reserve}) "
+                                  f"should be {want!r}, got {got!r}")
 
 
 @register("ex1.first_overflow", "returns None when every step fits (not -1, not False)",
           hint="return None after the loop", needs=("first_overflow",))
 def _over_none(ns: dict) -> None:
-    for inputs in ([1, 2, 3], []):
+    extra = [sorted(r.randrange(1, 10) for _ in range(r.randrange(1, 8))) for r in drawn(34, 2)]
+    for inputs in ([1, 2, 3], [], *extra):
         got = _over(ns, inputs, 10)
         assert got is None, f"first_overflow({inputs}, 10) should be None, got {got!r}"
 
@@ -329,10 +394,11 @@ def _lesson_runs() -> tuple[list[int], int]:
     from coursekit import connect, workloads
 
     with tempfile.TemporaryDirectory(prefix="agentlib-ex1-") as root:
-        full = loop.run_agent(connect(offline=True), workloads.audit(12, root=root))
+        full = loop.run_agent(connect(offline=True),
+                              workloads.audit(12, seed(0), root=root))
     with tempfile.TemporaryDirectory(prefix="agentlib-ex1-") as root:
         run = loop.run_agent(connect(offline=True, context_window=8000),
-                             workloads.audit(12, root=root), max_tokens=128)
+                             workloads.audit(12, seed(0), root=root), max_tokens=128)
     assert run.steps[-1].error, "the lesson's run should be refused (a bug in the check)"
     return [s.input_tokens for s in full.steps], run.steps[-1].index
 

@@ -21,23 +21,29 @@ from agentlib.messages import (
     user,
     validate,
 )
-from classroom.grading import own_work, register
+from classroom.grading import own_work, register, seed
 from coursekit.histories import agent_history
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
 own_work("ex2", "agentlib.context.truncate")  # the pair-safe cut and truncation
-own_work("ex2.find_split", "agentlib.messages:validate", "agentlib.messages:is_valid")
+own_work("ex2", "agentlib.context.textfold:text_cut")  # the text fold's pair-safe cut (found
+# by its answers, tests/test_withheld.py)
+own_work("ex2.find_split", "agentlib.context.clear:tool_results")  # (a result whose call it
+# has not met: an adversarial student's find, tests/hostile.py)
+own_work("ex2.find_split", "agentlib.messages:validate", "agentlib.messages:is_valid",
+         cells="served")  # the setup cell validates its history
 
 # ---------------------------------------------------------------- the histories
 
 
 # Deterministic agent histories (coursekit.histories): text turns, single and parallel tool
-# calls, error results; half end with the agent's answer, half with a user message.
-HISTORIES = [agent_history(seed, steps) for seed, steps in
+# calls, error results; half end with the agent's answer, half with a user message. Their
+# seeds are the course's own in a learner's kernel, drawn at grading time by the grader.
+HISTORIES = [agent_history(seed(number), steps) for number, steps in
              [(1, 3), (2, 6), (3, 9), (4, 12), (5, 16), (6, 20), (7, 8), (8, 14)]]
 
 # ---------------------------------------------------------------- references

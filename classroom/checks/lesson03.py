@@ -15,33 +15,37 @@ appended after cutting to the full budget (over the budget), and a wrong next of
 from __future__ import annotations
 
 import json
+import random
 import re
 import reprlib
 from collections.abc import Callable
 
 from agentlib.tools import Toolbox
 from agentlib.workspace import NOTICE_RE, parse_notice, split_lines
-from classroom.grading import own_work, register
+from classroom.grading import drawn, is_drawn, own_work, register, seed
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
 own_work("ex3", "agentlib.context.cut", "agentlib.context.cap", "agentlib.context.headtail")
-own_work("ex3.page_notice", "agentlib.workspace:truncation_notice")
+own_work("ex3.page_notice", "agentlib.workspace:truncation_notice",
+         cells="served")  # the workload's paged reads write it in the setup cell
 
 # ---------------------------------------------------------------- shared data
 
 WORDS = ["cache", "retry", "deploy", "pool", "gateway", "ledger", "timeout", "health"]
 
 
-def _log(n_lines: int, seed: int = 0) -> str:
-    """A deterministic log-like text of n_lines lines, each ending in a newline."""
-    lines = []
+def _log(n_lines: int, number: int = 0) -> str:
+    """A log-like text of n_lines lines, each ending in a newline: the same every time in a
+    learner's kernel, drawn at grading time by the grader."""
+    lines, r = [], random.Random(seed(number)) if is_drawn() else None
     for i in range(n_lines):
-        k = (i * 7 + seed * 13) % 97
-        word = WORDS[(i + seed) % len(WORDS)]
+        k = (i * 7 + number * 13) % 97 if r is None else r.randrange(97)
+        shift = number if r is None else r.randrange(97)
+        word = WORDS[(i + shift) % len(WORDS)]
         lines.append(f"2026-03-{k % 28 + 1:02d}T{k % 24:02d}:{k % 60:02d}:00Z INFO {word} "
                      f"step {i} took {k * 3}ms" + " ." * (k % 5) + "\n")
     return "".join(lines)
@@ -61,14 +65,18 @@ def _text_cases() -> list[tuple[str, int]]:
     characters left out has fewer digits than the text's length, and the same number.
     """
     cases = []
-    for n_lines, seed in ((8, 1), (30, 2), (120, 3), (400, 4)):
-        text = _log(n_lines, seed)
+    for n_lines, number in ((8, 1), (30, 2), (120, 3), (400, 4)):
+        text = _log(n_lines, number)
         for max_chars in (120, 200, 333, 1000, 2500, 5000):
             if len(text) > max_chars:
                 cases.append((text, max_chars))
     korean = "에이전트는 요청마다 대화 전체를 다시 보낸다. " * 40  # characters, not bytes
     cases += [(korean, 300), ("x" * 1001, 1000), ("y" * 10_050, 10_000)]
-    return cases
+    for r in drawn(1, 4):
+        budget = r.randrange(170, 6_000)
+        cases.append((_log(r.randrange(budget // 40 + 2, budget // 10 + 60), r.randrange(97)),
+                      budget))
+    return [(text, budget) for text, budget in cases if len(text) > budget]
 
 
 def _as_text(got, name: str) -> str:
@@ -175,6 +183,18 @@ NOTICE_HINT = ("end = offset + shown; return '' if end >= total, else f'[truncat
 PAGES = [("incident.log", 0, 53, 400), ("incident.log", 53, 53, 400),
          ("services/auth.conf", 10, 5, 41), ("a.txt", 0, 1, 2), ("logs/big.log", 990, 9, 1000),
          ("x.md", 7, 20, 100)]
+PATHS = ["incident.log", "services/api.conf", "logs/app-2026.log", "메모/회의.md",
+         'notes/"draft".txt', "dir\\file.txt", "a b/c.txt"]
+
+
+def _pages() -> list[tuple[str, int, int, int]]:
+    """PAGES, and pages drawn at grading time (some lines left after each)."""
+    drawn_pages = []
+    for r in drawn(2, 4):
+        total = r.randrange(3, 5_000)
+        offset = r.randrange(0, total - 1)
+        drawn_pages.append((r.choice(PATHS), offset, r.randrange(1, total - offset), total))
+    return PAGES + drawn_pages
 
 
 def _notice(ns: dict, path: str, offset: int, shown: int, total: int) -> str:
@@ -194,7 +214,7 @@ def _parsed(ns: dict, path: str, offset: int, shown: int, total: int) -> re.Matc
 @register("ex3.page_notice", "is one line in the notice format the model reads",
           hint=NOTICE_HINT, needs=("page_notice",))
 def _notice_format(ns: dict) -> None:
-    for page in PAGES:
+    for page in _pages():
         match = _parsed(ns, *page)
         assert json.loads(match.group("path")) == page[0], "the notice names another path"
 
@@ -203,7 +223,7 @@ def _notice_format(ns: dict) -> None:
           hint="lines offset+1 to offset+shown (1-based, inclusive); total - (offset + shown) "
                "remain", needs=("page_notice",))
 def _notice_counts(ns: dict) -> None:
-    for path, offset, shown, total in PAGES:
+    for path, offset, shown, total in _pages():
         m = _parsed(ns, path, offset, shown, total)
         got = (int(m["first"]), int(m["last"]), int(m["total"]), int(m["remaining"]))
         want = (offset + 1, offset + shown, total, total - offset - shown)
@@ -217,7 +237,7 @@ def _notice_counts(ns: dict) -> None:
           hint="offsets count from 0, so the next one is offset + shown (not shown, not "
                "offset + shown + 1)", needs=("page_notice",))
 def _notice_offset(ns: dict) -> None:
-    for path, offset, shown, total in PAGES:
+    for path, offset, shown, total in _pages():
         m = _parsed(ns, path, offset, shown, total)
         assert int(m["offset"]) == offset + shown, (
             f"page_notice({path!r}, {offset}, {shown}, {total}) says continue at "
@@ -229,8 +249,10 @@ def _notice_offset(ns: dict) -> None:
           hint="when offset + shown >= total, return '' (a notice would send the agent "
                "past the end)", needs=("page_notice",))
 def _notice_end(ns: dict) -> None:
+    ends = [(r.choice(PATHS), (t := r.randrange(2, 900)) - (n := r.randrange(1, 40)), n
+             + r.randrange(0, 3), t) for r in drawn(3, 3)]
     for path, offset, shown, total in [("a.txt", 0, 2, 2), ("incident.log", 371, 29, 400),
-                                       ("b.txt", 0, 1, 1)]:
+                                       ("b.txt", 0, 1, 1), *ends]:
         got = _notice(ns, path, offset, shown, total)
         assert got == "", (f"page_notice({path!r}, {offset}, {shown}, {total}): the page "
                            f"reaches the end, so return '', got {got!r}")
@@ -239,9 +261,10 @@ def _notice_end(ns: dict) -> None:
 @register("ex3.page_notice", "an agent following the notices reads the file exactly once",
           hint=NOTICE_HINT, needs=("page_notice",))
 def _notice_paging(ns: dict) -> None:
-    text = _log(137, 5)
+    length = next((r.randrange(90, 190) for r in drawn(4)), 137)
+    text = _log(length, 5)
     lines = split_lines(text)
-    for page_size in (1, 10, 25, 136, 137, 200):
+    for page_size in (1, 10, 25, length - 1, length, 200):
         offset, got, pages = 0, [], 0
         while True:
             shown = lines[offset:offset + page_size]
@@ -265,7 +288,9 @@ def _notice_paging(ns: dict) -> None:
           hint="json.dumps(path, ensure_ascii=False) quotes and escapes the path",
           needs=("page_notice",))
 def _notice_path(ns: dict) -> None:
-    for path in ['notes/meeting "draft".txt', "회의 메모.md", "dir\\file.txt"]:
+    extra = ["".join(r.choice('ab "/\\\'메모_.') for _ in range(r.randrange(3, 20))) + ".txt"
+             for r in drawn(5, 2)]
+    for path in ['notes/meeting "draft".txt', "회의 메모.md", "dir\\file.txt", *extra]:
         got = _notice(ns, path, 0, 3, 10)
         found = parse_notice(got)
         assert found is not None and found[0] == path, (

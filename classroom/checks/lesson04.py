@@ -23,14 +23,14 @@ from agentlib.messages import (
     copy_history,
     validate,
 )
-from classroom.grading import own_work, register
+from classroom.grading import own_work, register, seed
 from coursekit.histories import agent_history
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
 own_work("ex4", "agentlib.context.clear", "agentlib.context.batch")
 
 # ---------------------------------------------------------------- the histories
@@ -38,10 +38,10 @@ own_work("ex4", "agentlib.context.clear", "agentlib.context.batch")
 
 # Deterministic agent histories (coursekit.histories) with results of a few to 400 lines,
 # some as text blocks, some errors; single-call ones and ones with parallel calls.
-SINGLE = [agent_history(seed, steps, parallel=1, lines=(2, 12), variety=True)
-          for seed, steps in [(1, 2), (2, 5), (3, 9), (4, 14)]]
-PARALLEL = [agent_history(seed, steps, parallel=3, lines=(2, 12), variety=True)
-            for seed, steps in [(11, 3), (12, 6), (13, 10)]]
+SINGLE = [agent_history(seed(number), steps, parallel=1, lines=(2, 12), variety=True)
+          for number, steps in [(1, 2), (2, 5), (3, 9), (4, 14)]]
+PARALLEL = [agent_history(seed(number), steps, parallel=3, lines=(2, 12), variety=True)
+            for number, steps in [(11, 3), (12, 6), (13, 10)]]
 
 
 @lru_cache(maxsize=1)
@@ -51,7 +51,7 @@ def _audit_history() -> list[dict]:
     from coursekit import connect, workloads
 
     with tempfile.TemporaryDirectory(prefix="agentlib-ex4-") as root:
-        return run_agent(connect(offline=True), workloads.audit(5, seed=4, root=root)).history
+        return run_agent(connect(offline=True), workloads.audit(5, seed=seed(4), root=root)).history
 
 
 def _histories(parallel: bool | None = None) -> list[list[dict]]:

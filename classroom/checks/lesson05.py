@@ -32,7 +32,7 @@ from agentlib.messages import (
     validate,
 )
 from agentlib.tokens import estimate
-from classroom.grading import own_work, portable, register
+from classroom.grading import own_work, portable, register, seed
 from classroom.harness import calibrated_meter
 from coursekit.histories import agent_history
 
@@ -40,9 +40,9 @@ SUMMARY = user("[Summary of earlier turns]\n(a summary of the folded messages)")
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
 own_work("ex5.should_compact", "agentlib.context.trigger", "agentlib.context.compact",
          "agentlib.context.lowwater")
 own_work("ex5.safe_boundary", "agentlib.context.truncate", "agentlib.context.compact")
@@ -54,8 +54,8 @@ own_work("ex5.structured_prompt", "agentlib.context.summary:STRUCTURED_PROMPT",
 
 # Deterministic agent histories (coursekit.histories) ending with a user message, as
 # before a request, so the message at a given distance from the end varies.
-HISTORIES = [agent_history(seed, steps, lines=(1, 30), answer=0, text_rate=0.25)
-             for seed, steps in
+HISTORIES = [agent_history(seed(number), steps, lines=(1, 30), answer=0, text_rate=0.25)
+             for number, steps in
              [(1, 2), (2, 5), (3, 8), (4, 12), (5, 16), (6, 20), (7, 9), (8, 14)]]
 
 

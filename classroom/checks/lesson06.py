@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
-from classroom.grading import in_learner_process, own_work, register
+from classroom.grading import drawn, in_learner_process, own_work, register, seed
 from classroom.harness import (  # noqa: F401 (the crash harness, also for the tests)
     SimulatedCrash,
     crash_mid_write,
@@ -32,9 +32,9 @@ from classroom.harness import (  # noqa: F401 (the crash harness, also for the t
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
 own_work("ex6.atomic_write", "agentlib.context.notes:Notes")
 own_work("ex6.safe_path", "agentlib.context.notes:Notes", "agentlib.workspace:Workspace.resolve")
 
@@ -134,12 +134,14 @@ def _atomic_rename(ns: dict) -> None:
     with _folder() as folder:
         path = folder / "notes.md"
         _write(path, OLD)
+        before = os.stat(path).st_ino
         renames, _ = in_learner_process(write_renaming, ns["atomic_write"], path, NEW, False)
         target = os.path.realpath(path)
         into = [(src, dst) for src, dst in renames if os.path.realpath(dst) == target]
-        assert into, ("notes.md was written in place: no os.replace(tmp, path) (or "
-                      "os.rename) put a finished file there, so a crash can leave it half "
-                      "written")
+        in_place = ("notes.md was written in place: no os.replace(tmp, path) (or os.rename) "
+                    "put a finished file there, so a crash can leave it half written")
+        assert into, in_place
+        assert os.stat(path).st_ino != before, in_place  # seen on disk, by the check itself
         src = into[-1][0]
         assert os.path.dirname(os.path.realpath(src)) == os.path.dirname(target), (
             "the temp file was made outside the notes folder; os.replace can only rename "
@@ -151,6 +153,13 @@ def _atomic_rename(ns: dict) -> None:
 # ---------------------------------------------------------------- ex6.safe_path
 
 GOOD_NAMES = ["notes.md", "plan/today.md", "v1..v2.md", "노트 ✅.md"]
+WORDS = ["budget", "plan", "draft", "회의", "v2..v3", "notes_ok", "todo", "a b", "x.y"]
+
+
+def _good_names() -> list[str]:
+    """GOOD_NAMES, and names drawn at grading time."""
+    return GOOD_NAMES + [r.choice(["", "plan/"]) + r.choice(WORDS) + str(r.randrange(99))
+                         + r.choice([".md", ".txt", ""]) for r in drawn(61, 3)]
 REFUSE_TYPES = (ValueError, PermissionError)
 SAFE_HINT = ("refuse NUL, empty, absolute and '..' names; then compare realpath(folder / "
              "name) with realpath(folder) by path components (os.path.commonpath), not by "
@@ -208,7 +217,7 @@ def _accepts(ns: dict, folder: Path, name: str, real_folder: Path) -> None:
                "('v1..v2.md' is a fine name)", needs=("safe_path",))
 def _safe_good(ns: dict) -> None:
     with _tree() as (_, folder):
-        for name in GOOD_NAMES:
+        for name in _good_names():
             _accepts(ns, folder, name, folder)
 
 
@@ -217,7 +226,7 @@ def _safe_good(ns: dict) -> None:
                "(on macOS /tmp is itself a symlink)", needs=("safe_path",))
 def _safe_alias(ns: dict) -> None:
     with _tree() as (root, folder):
-        for name in GOOD_NAMES:
+        for name in _good_names():
             _accepts(ns, root / "alias", name, folder)
 
 
@@ -232,6 +241,12 @@ def _safe_refuses(ns: dict) -> None:
                  ("plan/../notes.md", "it has a '..' part (refuse every '..')"),
                  ("notes\x00.md", "it holds a NUL byte"),
                  ("", "it is empty")]
+        for r in drawn(62, 2):
+            word = r.choice(WORDS)
+            cases += [(f"/{word}/{r.randrange(99)}.md", "it is absolute"),
+                      ("plan/" * r.randrange(0, 3) + "../" * r.randrange(1, 4) + word,
+                       "it climbs out with '..'"),
+                      (word[:r.randrange(0, len(word))] + "\x00" + word, "it holds a NUL byte")]
         for name, why in cases:
             _refuses(ns, folder, name, why)
 
@@ -244,6 +259,9 @@ def _safe_symlinks(ns: dict) -> None:
         _refuses(ns, folder, "out/secret.txt", "'out' is a symlink to a folder outside")
         _refuses(ns, folder, "link.md", "'link.md' is a symlink to a file outside")
         _refuses(ns, folder, "out/new.md", "'out' is a symlink to a folder outside")
+        for r in drawn(63):
+            name = f"out/{r.choice(WORDS)}{r.randrange(99)}.md"
+            _refuses(ns, folder, name, "'out' is a symlink to a folder outside")
 
 
 @register("ex6.safe_path", "is not fooled by a sibling folder sharing the prefix (notes-evil)",
@@ -253,6 +271,9 @@ def _safe_prefix(ns: dict) -> None:
     with _tree() as (_, folder):
         _refuses(ns, folder, "evil/x.md",
                  "'evil' is a symlink to the sibling folder notes-evil, outside")
+        for r in drawn(64):
+            _refuses(ns, folder, f"evil/{r.choice(WORDS)}{r.randrange(99)}.md",
+                     "'evil' is a symlink to the sibling folder notes-evil, outside")
 
 
 # ---------------------------------------------------------------- ex6.resume_notes
@@ -288,6 +309,27 @@ def _note(k: int, n: int, path: str, rest: str = "timeout_s = 20 (not above 30)"
     return f"Noted [{k}/{n}] {path}: {path.rsplit('/', 1)[-1].split('.')[0]} {rest}"
 
 
+def _drawn_notes(r, plans: int = 1, free: bool = True) -> str:
+    """Notes drawn from `r`: plans of either form, some files noted, free text between."""
+    lines = []
+    for _ in range(plans):
+        names = r.sample(["auth", "billing", "cart", "media", "search", "ledger", "mail",
+                          "queue", "_defaults"], r.randrange(2, 8))
+        if r.random() < 0.5:
+            folder, ext = r.choice(["services/", "conf/", "etc/app/"]), r.choice([".conf", ".ini"])
+            files = [folder + n + ext for n in names]
+            lines.append(f"Plan: check {len(files)} files in order, in {folder} with {ext}: "
+                         + ", ".join(names))
+        else:
+            files = [r.choice(["", "src/", "docs/"]) + n + r.choice([".md", ".py"]) for n in names]
+            lines.append(f"Plan: check {len(files)} files in order: " + ", ".join(files))
+        for k, path in enumerate(r.sample(files, r.randrange(0, len(files) + 1))):
+            lines.append(_note(k + 1, len(files), path))
+            if free and r.random() < 0.3:
+                lines.append(f"Some text the agent wrote about {path}: Noted later.")
+    return "\n".join(lines)
+
+
 def _resume(ns: dict, text: str) -> tuple[set[str], str | None]:
     got = ns["resume_notes"](text)
     assert isinstance(got, tuple) and len(got) == 2, \
@@ -316,6 +358,12 @@ def _resume_checked(ns: dict) -> None:
     want = {"services/_defaults.conf", "services/auth.conf"}
     assert checked == want, (f"checked is {sorted(checked)}, expected {sorted(want)}: only "
                              "'Noted [k/n] PATH: ...' lines count, with the full path")
+    for r in drawn(65, 2):
+        text = _drawn_notes(r)
+        checked, _ = _resume(ns, text)
+        want = reference_resume(text)[0]
+        assert checked == want, (f"checked is {sorted(checked)}, expected {sorted(want)} for the "
+                                 f"notes {text!r}")
 
 
 @register("ex6.resume_notes", "the next file is the first planned file not yet noted",
@@ -328,6 +376,9 @@ def _resume_next(ns: dict) -> None:
         nxt = next(f for i, f in enumerate(files) if i not in noted)
         _expect(ns, text, ({files[i] for i in noted}, nxt),
                 f"with files {[i + 1 for i in noted]} of 5 noted")
+    for r in drawn(66, 2):
+        text = _drawn_notes(r, free=False)
+        _expect(ns, text, reference_resume(text), "on other notes")
 
 
 @register("ex6.resume_notes", "reads both plan forms: short (folder and extension once) and "
@@ -340,6 +391,9 @@ def _resume_forms(ns: dict) -> None:
     text = "\n".join([SHORT_PLAN, _note(1, 5, "services/_defaults.conf")])
     _expect(ns, text, ({"services/_defaults.conf"}, "services/auth.conf"),
             "with the short plan form")
+    for r in drawn(67, 2):
+        text = _drawn_notes(r)
+        _expect(ns, text, reference_resume(text), "with another plan")
 
 
 @register("ex6.resume_notes", "returns None when every file is noted, or when there is no "
@@ -355,6 +409,9 @@ def _resume_edges(ns: dict) -> None:
     newer = "Plan: check 4 files in order: README.md, src/app.py, docs/setup.txt, NEWS.md"
     _expect(ns, done + "\n" + newer, (set(files), "NEWS.md"),
             "when a newer plan lists one more file")
+    for r in drawn(68, 2):
+        text = _drawn_notes(r, plans=2)
+        _expect(ns, text, reference_resume(text), "with two plans")
 
 
 @lru_cache(maxsize=1)
@@ -369,7 +426,7 @@ def lesson_notes() -> tuple[tuple[int, str, str | None], ...]:
     client = connect(offline=True)
     system = DEFAULT_SYSTEM + " " + NOTES_RULES
     with tempfile.TemporaryDirectory(prefix="agentlib-ex6-") as d:
-        work = workloads.audit(12, root=str(Path(d) / "workspace"))
+        work = workloads.audit(12, seed(0), root=str(Path(d) / "workspace"))
         for steps in (4, 8, 12, 16):
             notes = Notes(Path(d) / f"notes-{steps}")
             run_agent(client, work, system=system, extra_tools=notes.toolbox(),

@@ -23,16 +23,18 @@ import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 
-from classroom.grading import own_work, register
+from classroom.grading import drawn, own_work, register, uses_the_library
 from classroom.harness import PIPELINE_KEYS as KEYS  # noqa: F401
 from classroom.harness import run_pipeline
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
-own_work("ex7.run_cost", "agentlib.cost")  # the pipeline may use all of agentlib: it combines
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
+own_work("ex7.run_cost", "agentlib.cost")
+uses_the_library("ex7.pipeline", "it combines the course's strategies: choosing them is the "
+                 "exercise, and the check's own model measures the run")
 
 # ---------------------------------------------------------------- ex7.run_cost
 
@@ -74,6 +76,30 @@ def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
+def _drawn_steps(r, reads: bool = True, writes: bool = True) -> list[_Step]:
+    """A few steps drawn from `r` (cache reads and writes within each step's input)."""
+    steps = []
+    for _ in range(r.randrange(1, 6)):
+        total = r.randrange(500, 60_000)
+        read = r.randrange(0, total // 2) if reads else 0
+        write = r.randrange(0, (total - read) // 2) if writes else 0
+        steps.append(_Step(total, r.randrange(1, 900), cache_read=read, cache_write=write))
+    return steps
+
+
+def _drawn_agree(ns: dict, public: int, prices: dict | None = None, **kinds) -> None:
+    """run_cost agrees with the bill on steps (and prices) drawn at grading time."""
+    for r in drawn(public, 2):
+        steps = _drawn_steps(r, **kinds)
+        given = prices or {"input": r.choice([0.8, 1.0, 3.0, 5.0]), "output": r.choice(
+            [4.0, 5.0, 15.0, 25.0]), "cache_write": 0.0, "cache_read": 0.0}
+        if not prices:
+            given.update(cache_write=given["input"] * 1.25, cache_read=given["input"] * 0.1)
+        got, want = _run_cost(ns, steps, given), _reference_cost(steps, given)
+        assert _close(got, want), (f"with prices {given}, the steps ({_steps_text(steps)}) cost "
+                                   f"${want:.6f}; got {got!r}")
+
+
 def _steps_text(steps) -> str:
     return "; ".join(f"input_tokens {s.input_tokens:,} (cache_read {s.cache_read:,}, "
                      f"cache_write {s.cache_write:,}), output_tokens {s.output_tokens:,}"
@@ -89,6 +115,7 @@ def _cost_plain(ns: dict) -> None:
                                f"${want:.6f} at $3 / $15 per million; got {got!r}")
     got = _run_cost(ns, [])
     assert got == 0, f"no steps cost nothing, got {got!r}"
+    _drawn_agree(ns, 71, PRICES, reads=False, writes=False)
 
 
 @register("ex7.run_cost", "cache reads are part of input_tokens: billed once, at the cache-read price",
@@ -105,6 +132,7 @@ def _cost_reads(ns: dict) -> None:
            if _close(got, all_input) else "")
         + (" (that bills the cached tokens twice: input_tokens already includes them)"
            if _close(got, twice) else ""))
+    _drawn_agree(ns, 72, PRICES, writes=False)
 
 
 @register("ex7.run_cost", "cache writes are billed at the cache-write price (1.25x input)",
@@ -115,6 +143,7 @@ def _cost_writes(ns: dict) -> None:
     got, want = _run_cost(ns, steps), _reference_cost(steps, PRICES)
     assert _close(got, want), (f"two steps ({_steps_text(steps)}) cost ${want:.6f}; got {got!r}. "
                                "A cache write costs more than a plain input token, not less")
+    _drawn_agree(ns, 73, PRICES)
 
 
 @register("ex7.run_cost", "uses the prices it is given",
@@ -126,6 +155,7 @@ def _cost_prices(ns: dict) -> None:
     got, want = _run_cost(ns, steps, prices), _reference_cost(steps, prices)
     assert _close(got, want), (f"with prices {prices}, a step of {_steps_text(steps)} costs "
                                f"${want:.6f}; got {got!r}")
+    _drawn_agree(ns, 74)
 
 
 @lru_cache(maxsize=1)
@@ -179,6 +209,34 @@ def _rows(table=AUDIT_LARGE) -> list[dict]:
             for name, ok, peak, cached, plain in table]
 
 
+def reference_choice(rows: list[dict], max_peak: int, cached: bool = True) -> str | None:
+    """The cheapest strategy that succeeded within max_peak, the earlier on a tie, or None."""
+    column = "cost_usd" if cached else "cost_no_cache_usd"
+    best = None
+    for r in rows:
+        if r["success"] == 1 and r["peak_window"] <= max_peak and (
+                best is None or r[column] < best[column]):
+            best = r
+    return None if best is None else best["strategy"]
+
+
+def _drawn_choices(ns: dict, public: int, cached: bool = True, tie: bool = False) -> None:
+    """choose_strategy agrees with the rule on tables drawn at grading time."""
+    for r in drawn(public, 2):
+        names = r.sample([t[0] for t in AUDIT_LARGE], r.randrange(3, len(AUDIT_LARGE) + 1))
+        table = [(n, r.choice([0, 1, 1]), r.randrange(4_000, 170_000),
+                  round(r.uniform(0.05, 60), 4), round(r.uniform(0.05, 60), 4)) for n in names]
+        if tie:
+            table.append((table[-1][0] + " (again)", 1, *table[-1][2:]))
+        peak = r.choice([t[2] for t in table] + [r.randrange(4_000, 170_000)])
+        rows = _rows(table)
+        got, want = _choose(ns, rows, max_peak=peak, cached=cached), \
+            reference_choice(rows, peak, cached)
+        assert got == want, (f"of {len(rows)} runs, with max_peak={peak:,} and cached={cached}, "
+                             f"the cheapest that succeeded within the budget is {want!r}; got "
+                             f"{got!r}")
+
+
 def _choose(ns: dict, rows: list[dict], max_peak: int, cached: bool = True):
     got = ns["choose_strategy"]([dict(r) for r in rows], max_peak=max_peak, cached=cached)
     assert got is None or isinstance(got, str), (
@@ -196,6 +254,7 @@ def _choose_success(ns: dict) -> None:
         f"compact' ($3.08); got {got!r}"
         + (": 'cap' is cheaper, but it overflowed the window and answered nothing"
            if got == "cap" else ""))
+    _drawn_choices(ns, 75)
 
 
 @register("ex7.choose_strategy", "never picks a strategy whose peak is over the budget",
@@ -210,6 +269,7 @@ def _choose_peak(ns: dict) -> None:
     got = _choose(ns, rows, max_peak=165_943)
     assert got == "append-only", ("a peak exactly at the budget is within it: with "
                                   f"max_peak=165,943 append-only qualifies and is cheaper; got {got!r}")
+    _drawn_choices(ns, 76)
 
 
 @register("ex7.choose_strategy", "compares the cost the caller asks for (cached or not)",
@@ -219,6 +279,7 @@ def _choose_cached(ns: dict) -> None:
     assert got == "server clear", (
         "without prompt caching (cost_no_cache_usd) the cheapest run that succeeded within "
         f"64,000 tokens is 'server clear' ($8.58); got {got!r}")
+    _drawn_choices(ns, 77, cached=False)
 
 
 @register("ex7.choose_strategy", "on a tie keeps the earlier, simpler strategy; None if none qualifies",
@@ -233,6 +294,7 @@ def _choose_tie(ns: dict) -> None:
         f"the one with fewer layers, the earlier row; got {got!r}")
     got = _choose(ns, small, max_peak=4_000)
     assert got is None, f"no run that succeeded has a peak within 4,000 tokens: return None, got {got!r}"
+    _drawn_choices(ns, 78, tie=True)
 
 
 # ---------------------------------------------------------------- ex7.pipeline
@@ -415,6 +477,8 @@ def _pipeline_shape(ns: dict) -> None:
     t = _get_trial(ns, fresh=True)
     print(_said(t))
     assert t.error is None, t.error
+    assert t.agent_calls, ("the run ended without one request to the model: the check's own "
+                           "model, which counts them, received none")
 
 
 @register("ex7.pipeline", f"answers audit({N_FILES}) in a {WINDOW:,}-token window, without a 400",

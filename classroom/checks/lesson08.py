@@ -21,16 +21,16 @@ import math
 import tempfile
 from functools import lru_cache
 
-from classroom.grading import own_work, register
+from classroom.grading import drawn, own_work, register, seed
 from classroom.harness import SmallRun as _Run
 from classroom.harness import SmallStep as _Step
 
 # ---------------------------------------------------------------- the learner's own work
 
-# The library code these exercises ask the learner to write: a check passed by running
-# it earns nothing from the class grader, and a note in the learner's kernel
-# (classroom/ownwork.py).
-own_work("ex8.fit_result", "agentlib.delegate:fit")
+# The library code these exercises ask the learner to write: the class grader's sandbox
+# does not have it (classroom/grader/withhold.py: stubs, or served to the notebook's own
+# cells only), and a check passed with it gets a note in the learner's kernel.
+own_work("ex8.fit_result", "agentlib.delegate:fit", cells="served")  # the setup's Team fits with it
 own_work("ex8.wall_clock_steps", "agentlib.delegate:wall_clock_steps", "agentlib.delegate:task_of")
 own_work("ex8.team_bill", "agentlib.delegate:totals", "agentlib.cost")
 
@@ -49,6 +49,18 @@ TEXTS = [  # (text, budget): a free-form reply, a long result, mixed scripts, bl
     ("résumé: 45\n日本語のサービス: 60\n\nemoji-✅: 90\n" * 6, 50),
     ("a very long first line " * 20 + "\nauth: 45", 30),
 ]
+
+
+def _drawn_text(r) -> str:
+    """A reply or a result drawn from `r`: lines of services and numbers, some blank."""
+    return "\n".join("" if r.random() < 0.08 else
+                     f"{r.choice(['svc', 'auth', '서비스', 'media-✅', 'eu/tax'])}-{r.randrange(999)}: "
+                     f"{r.randrange(10, 400)}" + " ok" * r.randrange(0, 6)
+                     for _ in range(r.randrange(4, 60)))
+
+
+TEXTS += [(text, r.randrange(24, max(25, len(text) // 6))) for r in drawn(81, 4)
+          for text in [_drawn_text(r)]]
 
 
 def _notice(budget: int, more: int) -> str:
@@ -84,7 +96,9 @@ def _fit_unchanged(ns: dict) -> None:
     from agentlib import tokens
 
     exact = tokens.count_text(REPLY)
-    for text, budget in [(REPLY, exact), (REPLY, 500), ("none", 24), ("", 24)]:
+    extra = [(t, max(24, tokens.count_text(t) + r.randrange(0, 40))) for r in drawn(82, 2)
+             for t in [_drawn_text(r)]]
+    for text, budget in [(REPLY, exact), (REPLY, 500), ("none", 24), ("", 24), *extra]:
         got = _fit(ns, text, budget)
         assert got == text, (f"{_show(text)} takes {tokens.count_text(text)} tokens, within "
                              f"max_tokens={budget}: return it as it is; got {_show(got)}")
@@ -161,7 +175,7 @@ def _team():
     from coursekit import connect, workloads
 
     with tempfile.TemporaryDirectory(prefix="agentlib-ex8-") as root:
-        audit = workloads.audit(24, seed=5, folders=3, root=root)
+        audit = workloads.audit(24, seed=seed(5), folders=3, root=root)
         client = connect(offline=True)
         team = Team(client, audit.toolbox, budget=120)
         work = replace(audit, toolbox=Toolbox([audit.workspace.list_files]) + team.toolbox())
@@ -178,6 +192,34 @@ WALL_HINT = ("walk the lead's steps: each adds 1, and a step with delegate calls
              "one per delegate call); other tool calls start no sub-run")
 
 
+def reference_wall(lead, subs) -> int:
+    """WALL_HINT, as code: the longest chain of requests that wait for one another."""
+    total, started = 0, 0
+    for step in lead.steps:
+        k = sum(1 for name, _ in step.tool_calls if name == "delegate")
+        total += 1 + max((s.calls for s in subs[started:started + k]), default=0)
+        started += k
+    return total
+
+
+def _drawn_team(r, delegating: bool = True, together: bool = True):
+    """A lead and its sub-runs drawn from `r`: (lead, subs)."""
+    calls, subs = [], []
+    for _ in range(r.randrange(2, 8)):
+        k = r.randrange(0, 4 if together else 2) if delegating else 0
+        calls.append([("list_files", {})] * r.randrange(0, 2) + _delegates(k))
+        subs += [_plain(r.randrange(1, 15)) for _ in range(k)]
+    return _plain(len(calls) + r.randrange(0, 3), *calls), subs
+
+
+def _drawn_walls(ns: dict, public: int, **kinds) -> None:
+    for r in drawn(public, 2):
+        lead, subs = _drawn_team(r, **kinds)
+        got, want = _wall(ns, lead, subs), reference_wall(lead, subs)
+        assert got == want, (f"a lead of {lead.calls} requests with sub-runs of "
+                             f"{[s.calls for s in subs]} requests: {want} steps, got {got}")
+
+
 def _wall(ns: dict, lead, subs) -> int:
     got = ns["wall_clock_steps"](lead, list(subs))
     assert isinstance(got, int) and not isinstance(got, bool), \
@@ -191,6 +233,7 @@ def _wall_alone(ns: dict) -> None:
     lead = _plain(4, [("list_files", {})], [("read_file", {"path": "a.conf"})])
     got = _wall(ns, lead, [])
     assert got == 4, f"4 requests, no delegate call: 4 steps, got {got}"
+    _drawn_walls(ns, 83, delegating=False)
 
 
 @register("ex8.wall_clock_steps", "sub-agents started in one step run side by side: the longest counts",
@@ -203,6 +246,7 @@ def _wall_parallel(ns: dict) -> None:
                           f"requests side by side: 3 + 9 = 12 steps, got {got}"
                           + (" (that adds them up, as if they ran one after another)"
                              if got == 3 + 21 else ""))
+    _drawn_walls(ns, 84)
 
 
 @register("ex8.wall_clock_steps", "sub-agents started in different steps wait for each other",
@@ -216,6 +260,7 @@ def _wall_sequential(ns: dict) -> None:
         f"a lead of 4 requests: the first (with a list_files call too) starts a sub-run of 4 "
         f"requests, the second one of 6, the third two of 2 and 8 side by side: {want} "
         f"steps, got {got}")
+    _drawn_walls(ns, 85, together=False)
 
 
 @register("ex8.wall_clock_steps", "agrees with agentlib.delegate.wall_clock_steps on a real team",
@@ -246,6 +291,28 @@ def _reference_bill(runs, prices) -> dict:
             "cost_usd": dollars}
 
 
+def _drawn_run(r, cached: bool = True) -> _Run:
+    steps = []
+    for _ in range(r.randrange(1, 6)):
+        total = r.randrange(500, 40_000)
+        read = r.randrange(0, total // 2) if cached else 0
+        write = r.randrange(0, (total - read) // 3) if cached else 0
+        steps.append(_Step(total, r.randrange(1, 800), cache_read=read, cache_write=write))
+    return _Run(steps)
+
+
+def _drawn_bills(ns: dict, public: int, cached: bool = True, priced: bool = False) -> None:
+    for r in drawn(public, 2):
+        runs = [_drawn_run(r, cached) for _ in range(r.randrange(1, 5))]
+        prices = dict(PRICES)
+        if priced:
+            i = r.choice([0.8, 1.0, 2.5, 5.0])
+            prices = {"input": i, "output": i * 5, "cache_write": i * 1.25, "cache_read": i / 10}
+        got, want = _bill(ns, runs[0], runs[1:], prices), _reference_bill(runs, prices)
+        assert _same(got, want), (f"a lead and {len(runs) - 1} sub-runs at prices {prices}: "
+                                  f"{_fmt(want)}; got {got!r:.200}")
+
+
 def _bill(ns: dict, lead, subs, prices=None) -> dict:
     got = ns["team_bill"](lead, list(subs), dict(PRICES if prices is None else prices))
     assert isinstance(got, dict) and {"requests", "input_tokens", "cost_usd"} <= set(got), \
@@ -273,6 +340,7 @@ def _bill_everyone(ns: dict) -> None:
     alone = _bill(ns, lead, [])
     assert _same(alone, _reference_bill([lead], PRICES)), \
         f"with no sub-runs the bill is the lead's own; got {alone!r:.200}"
+    _drawn_bills(ns, 86, cached=False)
 
 
 @register("ex8.team_bill", "bills every step with the prompt cache", hint=BILL_HINT,
@@ -284,6 +352,7 @@ def _bill_cache(ns: dict) -> None:
     got, want = _bill(ns, lead, [sub]), _reference_bill([lead, sub], PRICES)
     assert _same(got, want), (f"two cached runs: {_fmt(want)}; got {got!r:.200}. "
                               "input_tokens already includes the cached tokens")
+    _drawn_bills(ns, 87)
 
 
 @register("ex8.team_bill", "uses the prices it is given", hint=BILL_HINT, needs=("team_bill",))
@@ -293,6 +362,7 @@ def _bill_prices(ns: dict) -> None:
     got, want = _bill(ns, lead, [sub], prices), _reference_bill([lead, sub], prices)
     assert _same(got, want), (f"with prices {prices}, the bill is {_fmt(want)}; "
                               f"got {got!r:.200}")
+    _drawn_bills(ns, 88, priced=True)
 
 
 @register("ex8.team_bill", "agrees with agentlib.delegate.totals on a real team", hint=BILL_HINT,

@@ -16,7 +16,7 @@ import copy
 from functools import lru_cache
 
 from agentlib import tokens
-from classroom.grading import register
+from classroom.grading import drawn, register
 
 # No library function of agentlib does these three, so nothing is declared as own work
 # (`own_work`): the learner may use all of agentlib, `tokens.count` first.
@@ -33,7 +33,8 @@ def _catalog() -> tuple[dict, ...]:
 
 def _tool_sets() -> list[list[dict]]:
     tools = [copy.deepcopy(t) for t in _catalog()]
-    return [tools[:1], tools[:4], tools[:17], tools]
+    return [tools[:1], tools[:4], tools[:17], tools,
+            *(r.sample(tools, r.randrange(2, len(tools))) for r in drawn(91, 2))]
 
 
 def _defs(tools) -> int:
@@ -49,7 +50,8 @@ def _defs(tools) -> int:
 def _share_exact(ns: dict) -> None:
     for tools in _tool_sets():
         d = _defs(tools)
-        for request in (d + 350, d * 2, d + 4_000):
+        extra = [d + r.randrange(1, 50_000) for r in drawn(92, 2)]
+        for request in (d + 350, d * 2, d + 4_000, *extra):
             got = ns["definition_share"](copy.deepcopy(tools), request)
             want = d / request
             assert isinstance(got, float | int), (
@@ -88,6 +90,10 @@ def _defer_cases():
     yield [*tools, dict(REGEX)], set(names[:4])
     yield [dict(REGEX), *tools[:10]], {names[0]}
     yield [*tools[:6], dict(REGEX)], set(names[:6])
+    for r in drawn(93, 2):
+        some = r.sample(tools, r.randrange(3, len(tools)))
+        some.insert(r.randrange(len(some) + 1), dict(REGEX))
+        yield some, {t["name"] for t in r.sample(some, r.randrange(0, 6)) if "type" not in t}
 
 
 def _call_defer(ns, tools, keep):
@@ -166,8 +172,10 @@ def _call_search(ns, query, tools, top=3):
 def _search_shape(ns: dict) -> None:
     tools = [*_catalog(), REGEX]
     names = {t["name"] for t in tools if "type" not in t}
+    words = sorted({w for t in tools if "type" not in t for w in t["name"].split("_")})
+    extra = [(" ".join(r.sample(words, r.randrange(1, 4))), r.randrange(1, 6)) for r in drawn(94, 3)]
     for query, top in (("incident", 3), ("invoice line items", 2), ("dns record", 5),
-                       ("zzzz nothing matches", 3)):
+                       ("zzzz nothing matches", 3), *extra):
         out = _call_search(ns, query, tools, top)
         assert len(out) <= top, f"search_tools({query!r}, top={top}) returned {len(out)} blocks"
         for b in out:
@@ -186,8 +194,12 @@ def _search_shape(ns: dict) -> None:
           needs=("search_tools",))
 def _search_finds(ns: dict) -> None:
     tools = list(_catalog())
+    orders = drawn(95)
     for t in tools:
-        query = t["name"].replace("_", " ")
+        words = t["name"].split("_")
+        for r in orders:  # at grading time, the words in an order drawn then
+            r.shuffle(words)
+        query = " ".join(words)
         out = _call_search(ns, query, tools, 3)
         found = [b.get("tool_name") for b in out if isinstance(b, dict)]
         assert t["name"] in found, (f"search_tools({query!r}, top=3) returned {found}; "

@@ -27,6 +27,7 @@ EXERCISE = re.compile(r"ex(\d+)([a-z]?)\.\w+")  # ex2.find_split, ex1b.bill_from
 FILE_NUMBER = re.compile(r"^(?:lesson|exercises?|assignment|ex|nb)?[ _-]?0*(\d{1,2})"
                          r"(?:([a-z])(?![a-z]))?(?!\d)", re.I)  # 02, 01b_the_prompt_cache
 MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
+MAX_CELL_CHARS = 1 << 20  # a cell's source (the course's largest is a few thousand characters)
 
 
 @dataclass
@@ -92,29 +93,66 @@ def columns(assignment: str, points: dict[str, float] | None = None
 
 
 def read_cells(path: Path) -> tuple[list[dict], list[str], str]:
-    """(code cells as {index, source}, exercises it declares, problem) of a notebook file."""
+    """(code cells as {index, source}, exercises it declares, problem) of a notebook file.
+
+    Every byte of the file is a student's: anything that is not a notebook of the shape
+    nbformat writes (not UTF-8, not JSON, cells that are not a list of cells, a source that
+    is not text, a cell larger than MAX_CELL_CHARS) is a problem for its own row, said in
+    words, never an exception that stops the class."""
     try:
         if path.stat().st_size > MAX_NOTEBOOK_BYTES:
             return [], [], f"not graded: larger than {MAX_NOTEBOOK_BYTES >> 20} MB"
-        with open(path, encoding="utf-8") as f:
-            nb = json.load(f)
-        raw = nb["cells"]
-        if not isinstance(raw, list):
-            raise ValueError("no list of cells")
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        nb = json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as exc:
+        return [], [], f"not graded: the file cannot be read ({type(exc).__name__}: " \
+                       f"{str(exc)[:120]})"
+    except UnicodeDecodeError:
+        return [], [], "not a notebook: the file is not UTF-8 text"
+    except (ValueError, RecursionError) as exc:
         return [], [], f"not a notebook: {type(exc).__name__}: {str(exc)[:120]}"
+    raw = nb.get("cells") if isinstance(nb, dict) else None
+    if not isinstance(raw, list):
+        return [], [], "not a notebook: no list of cells (\"cells\")"
     cells, declared = [], []
-    meta = nb.get("metadata", {}).get("agentlib") if isinstance(nb.get("metadata"), dict) else None
-    if isinstance(meta, dict) and isinstance(meta.get("exercises"), list):
-        declared = [n for n in meta["exercises"] if isinstance(n, str)]
     for index, cell in enumerate(raw):
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+        problem = cell_problem(index, cell)
+        if problem:
+            return [], [], f"not a notebook: {problem}"
+        if cell["cell_type"] != "code":
             continue
         source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else str(source)
+        source = "".join(source) if isinstance(source, list) else source
         cells.append({"index": index, "source": source})
         declared += CHECK_CALL.findall(source)
+    meta = nb.get("metadata")
+    meta = meta.get("agentlib") if isinstance(meta, dict) else None
+    if isinstance(meta, dict) and isinstance(meta.get("exercises"), list):
+        declared = [n for n in meta["exercises"] if isinstance(n, str)] + declared
     return cells, declared, ""
+
+
+def cell_problem(index: int, cell: object) -> str:
+    """What makes `cell` (number `index`, from 0) not a notebook cell, or ''."""
+    where = f"cell {index + 1}"
+    if not isinstance(cell, dict):
+        return f"{where} is a {type(cell).__name__}, not a cell"
+    if not isinstance(cell.get("cell_type"), str):
+        return f"{where} has no cell_type"
+    source = cell.get("source", "")
+    if isinstance(source, list):
+        wrong = [line for line in source if not isinstance(line, str)]
+        if wrong:
+            return (f"{where}'s source holds a {type(wrong[0]).__name__} "
+                    f"({str(wrong[0])[:40]}), not a line of text")
+        size = sum(len(line) for line in source)
+    elif isinstance(source, str):
+        size = len(source)
+    else:
+        return f"{where}'s source is a {type(source).__name__}, not text"
+    if size > MAX_CELL_CHARS:
+        return (f"{where} holds {size / (1 << 20):.1f} MB of source (a cell may hold "
+                f"{MAX_CELL_CHARS >> 20} MB)")
+    return ""
 
 
 def infer(sub: Submission) -> str | None:

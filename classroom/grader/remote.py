@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from classroom.grader.channel import ChannelBroken, ChannelClosed, ChannelTimeout
+from classroom.grader.lending import Lender
 from classroom.grader.sandbox import Sandbox
 from classroom.grader.wire import (
     Codec,
@@ -72,9 +73,11 @@ class RemoteFunction:
 
 
 class Session(Codec):
-    """One sandbox's runner; state: the call counter, the deadline, whether it broke."""
+    """One sandbox's runner; state: the call counter, the deadline, whether it broke, what
+    was lent in which check, what the watch reported (watched exercises only)."""
 
-    def __init__(self, sandbox: Sandbox, texts: dict[str, str] | None = None) -> None:
+    def __init__(self, sandbox: Sandbox, texts: dict[str, str] | None = None,
+                 lender: Lender | None = None, watched: bool = False) -> None:
         super().__init__()
         self.sandbox, self.channel = sandbox, sandbox.channel
         self.deadline: float | None = None
@@ -83,6 +86,15 @@ class Session(Codec):
         self.texts = dict(texts or {})  # declared texts a function may not return as its own
         self.hits: list[str] = []  # the course's declared code the calls ran, as reported
         self.tampered: list[str] = []
+        self.lender = lender or Lender({})
+        self.watched = watched  # an answer must carry the watch's report
+        self.check = 0  # the check running now; what it lends answers only in it
+        self._lent_in: dict[int, int] = {}
+
+    def keep(self, obj: Any) -> int:
+        number = super().keep(obj)
+        self._lent_in[number] = self.check
+        return number
 
     # ---------------------------------------------------------------- what the calls ran
     def mark(self) -> tuple[int, int]:
@@ -94,10 +106,16 @@ class Session(Codec):
                 list(dict.fromkeys(self.tampered[mark[1]:])))
 
     def _observe(self, message: dict) -> None:
+        if not self.watched:
+            return
         for key, log in (("ran", self.hits), ("tampered", self.tampered)):
             found = message.get(key)
             if isinstance(found, list):
                 log += [str(x)[:300] for x in found[:100] if isinstance(x, str)]
+            else:
+                self.tampered.append("answered without the watch's report")
+        if not self.sandbox.frozen and self.sandbox.runner_threads() > 1:
+            self.tampered.append("ran a thread beside the call")
 
     # ---------------------------------------------------------------- values going out
     def encode_other(self, value: Any, depth: int) -> Any:
@@ -152,6 +170,12 @@ class Session(Codec):
             if op == "callback":
                 self._answer_callback(message)
                 continue
+            if op == "ask":  # the notebook's own client, a served function: refused now
+                self._send(self.lender.answer(message))
+                continue
+            if op == "alarm":
+                self.tampered.append(f"reached for {str(message.get('what'))[:80]}")
+                continue
             if message.get("id") != number:
                 self._give_up(SubmissionGone("the notebook's process answered out of turn"))
             self._observe(message)
@@ -199,7 +223,10 @@ class Session(Codec):
 
     def _answer_callback(self, message: dict) -> None:
         try:
-            fn = self.handles[int(message["id"])]
+            number = int(message["id"])
+            if self._lent_in.get(number) != self.check:
+                raise PermissionError("what a check lends answers only during that check")
+            fn = self.handles[number]
             value = fn(*self.decode(message.get("args", [])),
                        **self.decode(message.get("kwargs", {})))
             reply = {"op": "callback_result", "value": self.encode(value)}
@@ -235,13 +262,15 @@ class RemoteNamespace:
 
     def __init__(self, session: Session, names: dict, why_missing: dict[str, str],
                  source_uses: dict[str, list[str]] | None = None,
-                 source_tampering: list[str] = ()) -> None:
+                 source_tampering: list[str] = (),
+                 imported: dict[str, str] | None = None) -> None:
         self.session = session
         self._names = {n: m for n, m in names.items() if m}
         self._why = why_missing
         self._cache: dict[str, RemoteFunction] = {}
         self._source_uses = dict(source_uses or {})
         self._source_tampering = list(source_tampering)
+        self._imported = dict(imported or {})
 
     def __contains__(self, name: object) -> bool:
         return name in self._names
@@ -258,11 +287,13 @@ class RemoteNamespace:
     def get(self, name: str, default: Any = None) -> Any:
         return self[name] if name in self else default
 
-    def source_findings(self, names: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    def source_findings(self, names: tuple[str, ...]) -> tuple[list[str], list[str], list[str]]:
         """The grader's own reading of the cells (classroom/grader/sources.py): (declared
-        things the code of `names` refers to, the watch's machinery the notebook names)."""
+        things the code of `names` refers to, the watch's machinery the notebook names,
+        how a name among `names` is imported instead of written)."""
         used = [h for n in names for h in self._source_uses.get(n, [])]
-        return used, list(self._source_tampering)
+        imported = [self._imported[n] for n in names if n in self._imported]
+        return used, list(self._source_tampering), imported
 
     @property
     def watch(self) -> Session:
@@ -275,7 +306,9 @@ class RemoteNamespace:
 
     @contextmanager
     def time_limit(self, seconds: float) -> Iterator[None]:
-        """Every call made inside gets at most `seconds` in all."""
+        """Every call made inside gets at most `seconds` in all (one check: what it lends
+        answers only inside)."""
+        self.session.check += 1
         self.session.deadline = time.monotonic() + seconds
         try:
             yield

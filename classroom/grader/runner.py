@@ -1,6 +1,6 @@
 """Inside the sandbox: run a notebook's cells, then answer the grader's calls.
 
-    python -m classroom.grader.runner READ_FD WRITE_FD
+    python -P -m <private package>.grader.runner READ_FD WRITE_FD   (started by sandbox.py)
 
 The grader sends the code cells; each runs in an IPython shell (magics and display work
 as in Jupyter) under a time limit, and the runner reports how it ended. Then the runner
@@ -9,35 +9,55 @@ wire.py), answering with the result as data, the error it raised, or a timeout. 
 function or object the grader lends (a tool, the model's client) becomes a callable here
 that calls back. The learner's output goes nowhere: stdout and stderr are /dev/null.
 
-While a call runs, a watch (classroom/ownwork.py) records the course's own code that
-runs, of what the assignment asks the learner to write; each answer carries what it saw
-("ran", "tampered"). The runner decides nothing with it: the grader does.
+What the notebook finds here (classroom/grade.py builds it): a copy of the agent and the
+kit in which the course's own code for what the assignment asks is withheld (stubs,
+classroom/grader/withhold.py), a stand-in that is only a door to the grader's model
+(remote_standin.py), and of the classroom only `check` (which checks nothing) and the
+stubs' helper (classroom/withheld.py). Through that door the grader answers the notebook's
+own clients and the few pure functions its cells may use (`served`) while the cells run,
+and refuses them once the checks start. The runner's own modules (this one, the channel,
+the wire, the watch) are loaded from a private folder that it takes off `sys.path` and
+out of `sys.modules` before the first cell: a notebook cannot import them.
 
-Everything here runs with the learner's code in the same process, so nothing it says is
-trusted: the grader treats its answers as the learner's answers, and judges them itself.
-The kernel imports only the agent, the kit, the stand-in, the wire's data and this
-runner (the grader's pristine copy, classroom/grade.py): no check and no reference
-implementation is there to import.
+The checks' harness (classroom/harness.py: a simulated crash around the learner's write,
+the learner's pipeline run) is the grader's: its source comes with the cells, is run
+before the first cell (so its imports are the library as it was then), and its globals
+are restored before every use; a notebook that rebinds `classroom.harness` changes nothing.
+
+Exercises whose code cannot be withheld (`own_work(..., cells="watched")`) are watched
+instead (classroom/ownwork.py): each answer carries what the watch saw ("ran",
+"tampered"), an audit hook reports at once what could blind it, and the grader treats an
+answer without the report as a failure. Nothing here decides a grade: the grader does.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 import os
 import signal
 import sys
+import threading
 import time
 import types
 from typing import Any
 
-from classroom.grader.channel import Channel
-from classroom.grader.wire import Codec, WireError, describe_callable, encode_error, signature_of
-from classroom.ownwork import Watch
+from ..ownwork import Watch
+from .channel import Channel
+from .wire import Codec, WireError, decode_error, describe_callable, encode_error, signature_of
 
-REACHABLE = ("agentlib", "coursekit", "apiwire", "standin", "classroom.harness")
+REACHABLE = ("agentlib", "coursekit", "apiwire", "standin")
 """What a check may name for the learner's process to build or run (`portable`,
-`in_learner_process`): the agent, the kit, and the checks' harness, never a check."""
+`in_learner_process`) besides the harness: the agent and the kit, never a check."""
+HARNESS = "classroom.harness"
+ALARMS = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents",
+                    "sys._current_frames", "ctypes.dlopen", "ctypes.dlsym", "ctypes.cdata",
+                    "ctypes.addressof", "sys.monitoring.register_callback"})
+FRAMES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "f_globals",
+                    "f_locals"})
+"""Audit events that reach the runner's or the watch's objects: reported when seen, in a
+notebook whose exercises are watched (switching tracing off is the watch's own guard's)."""
 
 
 class CellTimeout(BaseException):
@@ -50,6 +70,7 @@ def _alarm(seconds: float | None) -> None:
     if seconds is None:
         signal.setitimer(signal.ITIMER_REAL, 0)
         return
+
     def ring(signum, frame):  # noqa: ANN001, ANN202
         raise CellTimeout(f"timed out after {seconds:g} s")
     signal.signal(signal.SIGALRM, ring)
@@ -68,6 +89,30 @@ def _import(path: str) -> Any:
     return obj
 
 
+class Harness:
+    """The checks' harness, from the grader's source: run once before the first cell, its
+    globals put back as they were before every use. State: its globals, their first state."""
+
+    def __init__(self, source: str) -> None:
+        module = types.ModuleType(HARNESS)
+        self.globals: dict = module.__dict__
+        if source:
+            sys.modules[HARNESS] = module  # while it runs (dataclasses look their module up)
+            try:
+                exec(compile(source, "<the grader's harness>", "exec"), self.globals)  # noqa: S102
+            finally:
+                sys.modules.pop(HARNESS, None)
+        self._first = dict(self.globals)
+
+    def get(self, qualname: str) -> Any:
+        self.globals.clear()
+        self.globals.update(self._first)
+        obj: Any = self._first[qualname.split(".")[0]]
+        for part in qualname.split(".")[1:]:
+            obj = getattr(obj, part)
+        return obj
+
+
 class Runner(Codec):
     """The sandbox's side of the wire: the learner's namespace, and the grader's lendings."""
 
@@ -75,15 +120,92 @@ class Runner(Codec):
         super().__init__()
         self.channel = channel
         self.namespace: dict = {}
-        self.watch: Watch | None = None
+        self.watch: Any = None
+        self.harness = Harness("")
+        self._asked = 0
+        self._wire = threading.Lock()  # one question on the wire at a time, whichever thread
 
     def start_watch(self, specs: list) -> None:
-        """Watch the declared code from before the first cell (threads included)."""
+        """Watch the declared code from before the first cell."""
         specs = [s for s in specs if isinstance(s, str)]
         if specs:
             self.watch = Watch(specs)
             self.watch.guard()
             self.watch.watch_threads()
+            self._alarm_hook()
+
+    def _alarm_hook(self) -> None:
+        """An audit hook (permanent) that tells the grader at once when the notebook
+        reaches for frames, the collector's lists, tracing or ctypes: what it would take to
+        find and blind the watch. It writes straight to the channel, before the notebook
+        gets what it asked for."""
+        write, fd, dumps = os.write, self.channel.write_fd, json.dumps
+        said: set = set()
+
+        def hook(event: str, args: tuple) -> None:
+            if event == "object.__getattr__":
+                if len(args) < 2 or args[1] not in FRAMES:
+                    return
+                event = f"read a frame ({args[1]})"
+            elif event not in ALARMS:
+                return
+            if event in said or len(said) > 20:
+                return
+            said.add(event)
+            try:
+                write(fd, (dumps({"op": "alarm", "what": event}) + "\n").encode())
+            except OSError:
+                pass
+
+        sys.addaudithook(hook)
+
+    # ---------------------------------------------------------------- asking the grader
+    def ask(self, message: dict) -> dict:
+        """Ask the grader (the course model, a served function) and wait for its answer;
+        the cell's alarm waits too, so that an answer is never left on the wire."""
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        try:
+            with self._wire:
+                self._asked += 1
+                number = self._asked
+                self.channel.send({"op": "ask", "n": number, **message})
+                while True:
+                    answer = self.channel.receive()
+                    if answer.get("op") == "answer" and answer.get("n") == number:
+                        return answer
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+    def serve_withheld(self, spec: str, args: tuple, kwargs: dict) -> Any:
+        """A served function's value, computed by the grader (see classroom/withheld.py)."""
+        answer = self.ask({"what": "served", "spec": spec, "args": self.encode(list(args)),
+                           "kwargs": self.encode(dict(kwargs))})
+        if "error" in answer:
+            raise self._rebuilt(answer["error"])
+        return self.decode(answer.get("value"))
+
+    def _rebuilt(self, info: dict) -> BaseException:
+        """The grader's exception as the course's own class where this copy has it."""
+        cls = None
+        try:
+            cls = getattr(importlib.import_module(str(info.get("module"))), str(info.get("type")))
+        except (ImportError, AttributeError, ValueError):
+            pass
+        if isinstance(cls, type) and issubclass(cls, Exception):
+            exc = cls.__new__(cls)
+            Exception.__init__(exc, str(info.get("message", "")))
+            attrs = info.get("attrs")
+            if isinstance(attrs, dict):
+                exc.__dict__.update(attrs)
+            return exc
+        return decode_error(info)
+
+    def ask_model(self, what: str, data: dict) -> dict:
+        """The course model in the grader: a new model ("new") or one request ("request")."""
+        answer = self.ask({"what": "model", "do": what, **data})
+        if "error" in answer:
+            raise decode_error(answer["error"])
+        return answer
 
     # ---------------------------------------------------------------- values going out
     def encode_other(self, value: Any, depth: int) -> Any:
@@ -100,24 +222,30 @@ class Runner(Codec):
                 "repr": text}
 
     # ---------------------------------------------------------------- values coming in
+    def _named(self, path: str) -> Any:
+        module, _, qualname = path.partition(":")
+        if module == HARNESS:
+            return self.harness.get(qualname)
+        return _import(path)
+
     def decode_tag(self, kind: str, data: dict, depth: int) -> Any:
         if kind == "handle":
             return self.handles[int(data["id"])]
         if kind == "name":
             return self.namespace[str(data["name"])]
-        if kind == "lib":
-            return _import(str(data["fn"]))
+        if kind in ("lib", "harness"):
+            return self._named(str(data["fn"]))
         if kind == "callback":
             return self._callback_function(int(data["id"]), data)
         if kind == "build":
-            fn = _import(str(data["fn"]))
+            fn = self._named(str(data["fn"]))
             return fn(*self.decode(data.get("args", []), depth),
                       **self.decode(data.get("kwargs", {}), depth))
         if kind == "dataclass":
             fields = self.decode(data.get("fields", {}), depth)
             try:
-                cls = _import(str(data["cls"]))
-            except (WireError, ImportError, AttributeError):
+                cls = self._named(str(data["cls"]))
+            except (WireError, ImportError, AttributeError, KeyError):
                 return types.SimpleNamespace(**fields)
             return cls(**fields) if dataclasses.is_dataclass(cls) else \
                 types.SimpleNamespace(**fields)
@@ -142,8 +270,12 @@ class Runner(Codec):
         """A real anthropic client whose requests are answered by the grader's model."""
         import anthropic
 
+        try:  # anthropic >= 2.14 ships on httpx2
+            import httpx2 as httpx
+        except ImportError:  # pragma: no cover
+            import httpx
+
         from agentlib.client import OFFLINE_KEY
-        from standin.transport import httpx
 
         runner = self
 
@@ -160,17 +292,22 @@ class Runner(Codec):
                                      http_client=http,
                                      max_retries=int(meta.get("max_retries", 2)))
         client.course_model = types.SimpleNamespace(  # type: ignore[attr-defined]
-            model=meta.get("model"), context_window=meta.get("context_window"))
+            model=meta.get("model"), context_window=meta.get("context_window"),
+            unscripted=None)
         return client
 
     def call_back(self, cid: int, args: tuple, kwargs: dict) -> Any:
         """Call the grader's function `cid` and wait for its answer."""
-        self.channel.send({"op": "callback", "id": cid, "args": self.encode(list(args)),
-                           "kwargs": self.encode(kwargs)})
-        answer = self.channel.receive()
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        try:
+            with self._wire:
+                self.channel.send({"op": "callback", "id": cid,
+                                   "args": self.encode(list(args)),
+                                   "kwargs": self.encode(kwargs)})
+                answer = self.channel.receive()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         if "error" in answer:
-            from classroom.grader.wire import decode_error
-
             raise decode_error(answer["error"])
         return self.decode(answer.get("value"))
 
@@ -201,6 +338,7 @@ class Runner(Codec):
         config = Config()
         config.HistoryManager.enabled = False
         shell = InteractiveShell.instance(config=config)
+        shell.showtraceback = shell.showsyntaxerror = lambda *a, **k: None  # nobody reads it
         self.namespace = shell.user_ns
         for cell in cells:
             start, error = time.monotonic(), None
@@ -211,6 +349,7 @@ class Runner(Codec):
                 failure = result.error_before_exec or result.error_in_exec
                 if failure is not None:
                     error = encode_error(failure)
+                    error["withheld"] = type(failure).__name__ == "Withheld"
             except BaseException as exc:  # a timeout landing outside the learner's code
                 _alarm(None)
                 error = encode_error(exc)
@@ -279,14 +418,35 @@ def _quiet() -> None:
     os.close(null)
 
 
+def _unreachable(runner: Runner) -> None:
+    """Take the runner's own package off sys.path and out of sys.modules, give the notebook
+    a blank `__main__`, and open the door to the grader for the stubs and the stand-in."""
+    package = (__package__ or __name__).split(".")[0]
+    if package != "classroom":  # the grader's private copy (not the repository's, in a probe)
+        folder = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != folder]
+        for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+            del sys.modules[name]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    importlib.invalidate_caches()
+    try:
+        from classroom import withheld  # the kernel's copy: where the stubs ask
+    except ImportError:
+        return
+    withheld.serve = runner.serve_withheld
+    withheld.ask_model = runner.ask_model
+
+
 def main(argv: list[str]) -> int:
     """Run the cells, report, then serve calls."""
     read_fd, write_fd = int(argv[0]), int(argv[1])
     _quiet()
     channel = Channel(read_fd, write_fd)
     runner = Runner(channel)
-    channel.send({"op": "hello", "python": sys.version.split()[0]})
+    _unreachable(runner)
+    channel.send({"op": "hello", "python": sys.version.split()[0], "pid": os.getpid()})
     start = channel.receive()
+    runner.harness = Harness(str(start.get("harness") or ""))
     runner.start_watch(start.get("watch") or [])
     runner.run_cells(start.get("cells", []), float(start.get("timeout", 30)))
     channel.send({"op": "ready", "names": runner.describe_names(start.get("names", []))})

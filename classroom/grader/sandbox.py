@@ -39,8 +39,11 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
-from classroom.grader.channel import Channel
+from .channel import Channel
 
+BOX = "_gradebox"
+"""The package name of the grader's private modules in a sandbox (classroom/grade.py copies
+the runner, its channel, its wire and the watch there): on no path the notebook can import."""
 INNER_UID = INNER_GID = 1000
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
@@ -71,34 +74,106 @@ class Limits:
 # ---------------------------------------------------------------- the grader's side
 
 
-def exposed_paths(site: Path) -> list[str]:
+def exposed_paths(*sites: Path) -> list[str]:
     """What the runner's root holds, read-only: the system, Python, the kernel's copy of the
-    course (`site`: the agent, the kit, the runner; no checks)."""
+    course (the agent, the kit, no checks) and the grader's private modules."""
     paths = [p for p in SYSTEM_DIRS if os.path.lexists(p)]
     paths += [f"/etc/{name}" for name in ETC_FILES if os.path.lexists(f"/etc/{name}")]
     for prefix in (sys.base_prefix, sys.base_exec_prefix, sys.prefix, sys.exec_prefix):
         real = os.path.realpath(prefix)
         if not any(real == p or real.startswith(p + "/") for p in paths):
             paths.append(real)
-    paths.append(str(site))
+    paths += [str(site) for site in sites]
     return paths
 
 
-def runner_env(home: str, tmp: str, site: Path) -> dict[str, str]:
-    """The runner's whole environment: nothing of the teacher's, no key, always offline."""
+COURSE = ("agentlib", "apiwire", "standin", "coursekit", "classroom")
+
+
+def hidden_copies(exposed: list[str]) -> list[str]:
+    """The course's packages installed in a site-packages folder the sandbox shows (a
+    regular `pip install`, not an editable one): covered with an empty folder, so that the
+    course's own source is not on the sandbox's disk outside its withheld copy."""
+    import site
+
+    found = []
+    for folder in {*site.getsitepackages(), site.getusersitepackages()}:
+        real = os.path.realpath(folder)
+        if not any(real == p or real.startswith(p + "/") for p in exposed):
+            continue
+        found += [f"{real}/{name}" for name in COURSE if os.path.isdir(f"{real}/{name}")]
+    return found
+
+
+def runner_env(home: str, tmp: str, path: str) -> dict[str, str]:
+    """The runner's whole environment: nothing of the teacher's, no key, always offline,
+    one thread per numeric library (a notebook's threads are the notebook's)."""
     bin_dir = os.path.dirname(sys.executable)
     return {"PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin", "HOME": home, "TMPDIR": tmp,
             "USER": "student", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-            "PYTHONPATH": str(site), "PYTHONHASHSEED": "0", "PYTHONNOUSERSITE": "1",
+            "PYTHONPATH": path, "PYTHONHASHSEED": "0", "PYTHONNOUSERSITE": "1",
             "PYTHONDONTWRITEBYTECODE": "1", "AGENTLIB_OFFLINE": "1", "MPLBACKEND": "Agg",
-            "MPLCONFIGDIR": f"{home}/.matplotlib", "IPYTHONDIR": f"{home}/.ipython"}
+            "MPLCONFIGDIR": f"{home}/.matplotlib", "IPYTHONDIR": f"{home}/.ipython",
+            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+            "RAYON_NUM_THREADS": "1", "TOKENIZERS_PARALLELISM": "false"}
 
 
 class Sandbox:
-    """A running sandbox: its process and the channel to its runner."""
+    """A running sandbox: its process, the channel to its runner, and (once found) the
+    runner's pid as the grader sees it; the grader polices the notebook's processes from
+    here, outside the notebook's reach."""
 
-    def __init__(self, process: subprocess.Popen, channel: Channel, work: Path) -> None:
-        self.process, self.channel, self.work = process, channel, work
+    def __init__(self, process: subprocess.Popen, channel: Channel, work: Path,
+                 mode: str = "process") -> None:
+        self.process, self.channel, self.work, self.mode = process, channel, work, mode
+        self.runner: int | None = None
+        self.frozen = False  # the runner can start no thread or process (`freeze`)
+
+    def find_runner(self) -> int | None:
+        """The runner's pid (call when it says hello: only it and its init are there)."""
+        below = descendants(self.process.pid)
+        self.runner = below[-1] if below else None
+        return self.runner
+
+    def stop_strays(self) -> int:
+        """Kill every process of the sandbox but its init and the runner; how many."""
+        if self.runner is None:
+            return 0
+        keep = {self.runner, *self._chain()}
+        strays = [p for p in descendants(self.process.pid) if p not in keep]
+        for pid in strays:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        return len(strays)
+
+    def _chain(self) -> list[int]:
+        """The sandbox's own processes above the runner (its init, in namespaces)."""
+        table = parents()
+        chain, pid = [], self.runner
+        while pid in table and table[pid] != self.process.pid and pid != self.process.pid:
+            pid = table[pid]
+            chain.append(pid)
+        return chain
+
+    def runner_threads(self) -> int:
+        return threads(self.runner) if self.runner is not None else 0
+
+    def freeze(self) -> bool:
+        """Let the runner start no thread and no process from now on (its RLIMIT_NPROC set
+        from outside to 1, which it cannot raise); False where that does not hold: Linux does
+        not apply the limit to a process whose user is root outside every namespace, and a
+        sandbox started by root maps its user to root (grade as another user to get it)."""
+        if self.runner is None or not hasattr(resource, "prlimit"):
+            return False
+        try:
+            resource.prlimit(self.runner, resource.RLIMIT_NPROC, (1, 1))
+            with open(f"/proc/{self.runner}/status", encoding="utf-8") as f:
+                uid = next(line.split()[1] for line in f if line.startswith("Uid:"))
+        except (OSError, ValueError, StopIteration):
+            return False
+        return uid != "0"
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -138,8 +213,11 @@ class Sandbox:
         shutil.rmtree(self.work, ignore_errors=True)
 
 
-def start(work: Path, site: Path, mode: str, limits: Limits) -> Sandbox:
-    """Start a runner for one notebook, its folders under `work` (made here)."""
+def start(work: Path, site: Path, mode: str, limits: Limits, box: Path | None = None
+          ) -> Sandbox:
+    """Start a runner for one notebook, its folders under `work` (made here). `site` is the
+    kernel's copy of the course; `box` the folder of the grader's private modules (package
+    BOX), else the runner comes from `site` itself (classroom.grader, as in the repository)."""
     for name in ("root", "shared", "home", "tmp"):
         (work / name).mkdir(parents=True, exist_ok=True)
     os.chmod(work, 0o755)
@@ -147,40 +225,83 @@ def start(work: Path, site: Path, mode: str, limits: Limits) -> Sandbox:
     up_r, up_w = os.pipe()
     home = str(work / "home")
     tmp = "/tmp" if mode == "namespaces" else str(work / "tmp")
+    package = BOX if box is not None else "classroom"
+    path = f"{box}:{site}" if box is not None else str(site)
+    exposed = exposed_paths(*(p for p in (site, box) if p is not None)) \
+        if mode == "namespaces" else []
     spec = {"mode": mode, "limits": asdict(limits), "fds": [down_r, up_w],
             "root": str(work / "root"), "shared": str(work / "shared"), "home": home,
-            "exposed": exposed_paths(site) if mode == "namespaces" else [],
-            "env": runner_env(home, tmp, site),
+            "exposed": exposed, "hidden": hidden_copies(exposed),
+            "env": runner_env(home, tmp, path), "runner": f"{package}.grader.runner",
             "python": sys.executable}
     process = subprocess.Popen(
-        [sys.executable, "-P", "-m", "classroom.grader.sandbox", json.dumps(spec)],
+        [sys.executable, "-P", "-m", f"{package}.grader.sandbox", json.dumps(spec)],
         pass_fds=(down_r, up_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
         stderr=None if os.environ.get("AGENTLIB_SANDBOX_DEBUG") else subprocess.DEVNULL,
         start_new_session=True, cwd=str(work),
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(site), "PYTHONNOUSERSITE": "1",
-             "PYTHONDONTWRITEBYTECODE": "1"})
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(box if box is not None else site),
+             "PYTHONNOUSERSITE": "1", "PYTHONDONTWRITEBYTECODE": "1"})
     os.close(down_r)
     os.close(up_w)
-    return Sandbox(process, Channel(up_r, down_w), work)
+    return Sandbox(process, Channel(up_r, down_w), work, mode)
 
 
 @cache
-def isolation_mode(site: str) -> str:
+def isolation_mode(site: str, box: str | None = None) -> str:
     """'namespaces' when a namespaced runner can start here (probed once), else 'process'."""
     if sys.platform != "linux" or os.environ.get("AGENTLIB_SANDBOX") == "process":
         return "process"
     import tempfile
 
     work = Path(tempfile.mkdtemp(prefix="agentlib-probe-"))
-    box = start(work, Path(site), "namespaces", Limits(cpu_seconds=30))
+    sandbox = start(work, Path(site), "namespaces", Limits(cpu_seconds=30),
+                    Path(box) if box else None)
     try:
-        hello = box.channel.receive(deadline=time.monotonic() + 30)
+        hello = sandbox.channel.receive(deadline=time.monotonic() + 30)
         ok = hello.get("op") == "hello"
     except Exception:
         ok = False
     finally:
-        box.close()
+        sandbox.close()
     return "namespaces" if ok else "process"
+
+
+# ---------------------------------------------------------------- the notebook's processes
+
+
+def parents() -> dict[int, int]:
+    """pid -> parent pid of every process this one can see (from /proc/*/stat)."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as f:
+                    found[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    return found
+
+
+def descendants(pid: int, table: dict[int, int] | None = None) -> list[int]:
+    """Every process below `pid`, parents before children."""
+    table = parents() if table is None else table
+    kids: dict[int, list[int]] = {}
+    for child, parent in table.items():
+        kids.setdefault(parent, []).append(child)
+    out, stack = [], sorted(kids.get(pid, []), reverse=True)
+    while stack:
+        p = stack.pop()
+        out.append(p)
+        stack += sorted(kids.get(p, []), reverse=True)
+    return out
+
+
+def threads(pid: int) -> int:
+    """How many threads process `pid` runs (0 if it is gone)."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return 0
 
 
 # ---------------------------------------------------------------- inside: the syscalls
@@ -262,6 +383,8 @@ def _build_root(spec: dict) -> None:
     _tmpfs(root + "/tmp", limits["tmp_mb"], "1777")  # first: the work folders may be in /tmp
     for path in spec["exposed"]:
         _bind(path, root)
+    for path in spec.get("hidden", []):  # an installed copy of the course: not here
+        _tmpfs(root + path, 1, "0555")
     _bind(spec["shared"], root, writable=True)
     _tmpfs(root + spec["home"], limits["tmp_mb"], "0777")
     dev = root + "/dev"
@@ -323,8 +446,8 @@ def _exec_runner(spec: dict) -> None:
     os.closerange(3, min(read_fd, write_fd))
     os.chdir(spec["home"])
     python = spec["python"]
-    os.execve(python, [python, "-P", "-m", "classroom.grader.runner", str(read_fd),
-                       str(write_fd)], spec["env"])
+    os.execve(python, [python, "-P", "-m", spec["runner"], str(read_fd), str(write_fd)],
+              spec["env"])
 
 
 def _close(fds: list[int]) -> None:

@@ -13,10 +13,13 @@ the course. Two questions:
   ...)`), or another function of the notebook that it calls.
 - `tampering(cells)`: the watch's machinery or the interpreter's introspection named in
   the source (`sys.settrace`, `threading.gettrace`, `gc`, `ctypes`, `classroom.ownwork`):
-  nothing an exercise needs, and what blinding the watch would take.
+  nothing an exercise needs, and what blinding the watch would take (counted only where an
+  exercise is watched: elsewhere there is no watch to blind).
+- `imports(cells, names)`: a graded name bound by an import (`from ... import orphan_index
+  as find_split`): not the learner's own function, whatever it computes.
 
-A reading of text can be fooled by text that builds names at run time; the watch sees
-those. What either finds counts (classroom/grading.py judges both alike).
+A reading of text can be fooled by text that builds names at run time; the sandbox's copy
+of the course does not have what an exercise withholds, whatever the name.
 """
 
 from __future__ import annotations
@@ -275,6 +278,49 @@ def uses(cells: list[dict], names: list[str], specs: list[str]) -> dict[str, lis
         return out
     except Exception:  # noqa: BLE001
         return {}
+
+
+def imports(cells: list[dict], names: list[str]) -> dict[str, tuple[int, str]]:
+    """Graded name -> (the cell's index, the import statement) when the notebook's last
+    top-level binding of that name is an import (`from classroom.checks.lesson02 import
+    orphan_index as find_split`). Never raises."""
+    wanted, found = set(names), {}
+    try:
+        for cell in cells:
+            try:
+                tree = ast.parse(MAGIC.sub("#", str(cell.get("source", ""))))
+            except (SyntaxError, ValueError, RecursionError):
+                continue
+            for node in _top(tree):
+                for name in wanted & set(_bound_names(node)):
+                    if isinstance(node, ast.Import | ast.ImportFrom):
+                        text = " ".join(ast.unparse(node).split())[:160]
+                        found[name] = (int(cell["index"]), text)
+                    else:
+                        found.pop(name, None)
+    except Exception:  # noqa: BLE001
+        return {}
+    return found
+
+
+def imported(cells: list[dict], names: list[str]) -> dict[str, str]:
+    """Graded name -> how an import binds it, as the report says it."""
+    return {name: f"`{name}` is imported in cell {index + 1} (`{text}`)"
+            for name, (index, text) in imports(cells, names).items()}
+
+
+def _bound_names(node: ast.stmt) -> list[str]:
+    """The names a top-level statement binds."""
+    if isinstance(node, ast.Import):
+        return [(a.asname or a.name).split(".")[0] for a in node.names]
+    if isinstance(node, ast.ImportFrom):
+        return [a.asname or a.name for a in node.names]
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [node.name]
+    if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+    return []
 
 
 def tampering(cells: list[dict]) -> list[str]:
