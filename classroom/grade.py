@@ -192,7 +192,9 @@ def grade_one(sub: Submission, columns: list[tuple[str, str, float]], options: d
            "mode": mode, "secret": options.get("secret"),
            "cell_timeout": options["cell_timeout"], "check_timeout": options["check_timeout"],
            "deadline": options["deadline"], "limits": options["limits"]}
-    hard = options["deadline"] + len(exercises) * (options["check_timeout"] + 10) + 90
+    longest = max((grading.time_limit(c, options["check_timeout"]) for ex in exercises
+                   for c in grading.CHECKS.get(ex, [])), default=options["check_timeout"])
+    hard = options["deadline"] + len(exercises) * (longest + 10) + 90
     start = time.monotonic()
     proc = subprocess.Popen([sys.executable, "-P", "-m", "classroom.grader.worker"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
