@@ -26,8 +26,15 @@ import tempfile
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
-from classroom.grading import in_learner_process, is_drawn, own_work, portable, record
-from classroom.grading import register, seed
+from classroom.grading import (
+    in_learner_process,
+    is_drawn,
+    own_work,
+    portable,
+    record,
+    register,
+    seed,
+)
 from classroom.harness import SETUP_KEYS, run_setup
 
 own_work("ex10", "coursekit.bench")  # the course's own pipelines: not in the sandbox
@@ -40,12 +47,20 @@ MAX_STEPS = 80  # requests per run
 MAX_TOKENS = 1024  # the default; a setup's max_tokens may change it
 SEEDS = {"audit": 101, "needle": 102, "constraints": 103, "ops": 104}  # the public tasks
 SOLVE_POINTS, DOLLAR_POINTS, PEAK_POINTS = 100, 10, 1
-FORMULA = (f"score = sum over the runs solved within the cap of {SOLVE_POINTS} + "
-           f"{DOLLAR_POINTS} x (1 - dollars / ${CAP:.2f}) + (1 - peak / {WINDOW:,})")
+FORMULA = ("score = sum over the runs solved within the cap of {a} + {b} x (1 - dollars / "
+           "${c:.2f}) + {d} x (1 - peak / {w:,})")
+"""The score's formula, filled in by `formula()` (a template of coursekit.i18n's catalog)."""
 HINT = ("read the task's name (task.name) and the model (agentlib.models.model_name(client)): "
         "cap and clear the reads of the audit and the needle (on a model that binds thinking, "
         "let the API clear: the client's edits drop the notes), defer the ops catalog behind "
         "a tool search, and keep the cache's breakpoints after the stable part")
+
+
+def formula() -> str:
+    """The score's formula with its numbers, in the learner's language."""
+    from coursekit.i18n import say
+
+    return say(FORMULA, a=SOLVE_POINTS, b=DOLLAR_POINTS, c=CAP, d=PEAK_POINTS, w=WINDOW)
 
 
 def family_of(task_name: str) -> str:
@@ -293,7 +308,7 @@ def report(mine: list[Trial], refs: dict[str, list[Trial]]) -> str:
         lines.append(_say("{who:14} score {s:6.1f}: {k} of {n} solved, ${d:.4f}, peak {p:,}",
                           who=_say(label), s=s["score"], k=s["solved"], n=s["runs"],
                           d=s["dollars"], p=s["peak"]))
-    lines.append(_say(FORMULA))
+    lines.append(formula())
     return "\n".join(lines)
 
 
@@ -325,7 +340,7 @@ def _trials(ns: dict, fresh: bool = False) -> list[Trial]:
 
 def _line(t: Trial) -> str:
     if t.error:
-        return f"{t.family} on {t.model}: {t.error}"
+        return f"{t.family} on {t.model}, no run: {t.error}"
     if t.over:
         return f"{t.family} on {t.model}: spent ${t.cost:.4f}, over the ${CAP:.2f} cap"
     ended = t.stopped.split(":")[0] or "no answer"

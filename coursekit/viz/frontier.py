@@ -174,15 +174,15 @@ def plot_capstone(points: Sequence[dict], *, runs: int, cap: float, ax: Any = No
             ys += [ys[-1], p["solved"]] if ys else [p["solved"]]
         ax.plot(xs, ys, "-", color="tab:green", linewidth=1.2, alpha=0.6,
                 label="the frontier: no setup solves more for less")
-    for p in points:
+    for p in points:  # the references under the students' points
         if p.get("kind") == "reference":
-            ax.plot(p["dollars"], p["solved"], "s", color="#555555", markersize=7)
+            ax.plot(p["dollars"], p["solved"], "s", color="#555555", markersize=9, zorder=2)
         else:
-            ax.plot(p["dollars"], p["solved"], "o", color="tab:blue", markersize=7)
+            ax.plot(p["dollars"], p["solved"], "o", color="tab:blue", markersize=6, zorder=3)
     top = max([p["dollars"] for p in points] + [cap * 0.25])
     ax.set(xlim=(0, top * 1.25), ylim=(-0.5, runs + 0.8),
            xlabel="dollars, all runs (cache on)", ylabel=f"runs solved (of {runs})")
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"${v:.2f}"))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"${v:g}"))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(True, alpha=0.2)
     ax.set_title(title or "the capstone: runs solved against dollars")
