@@ -218,6 +218,13 @@ def run_setup(fn, client, work, notes_dir: str, max_steps: int, max_tokens: int)
                      notes_dir, max_steps, max_tokens)
 
 
+def setup_keys(fn, client, work, notes_dir: str) -> list[str]:
+    """The keys of the learner's setup for one task (built, not run): a check calls the
+    learner's function this way when it needs only to see what that function runs."""
+    spec = fn(client, work, notes_dir)
+    return sorted(map(str, spec)) if isinstance(spec, dict) else []
+
+
 def _run_spec(fn, call: str, keys: tuple[str, ...], client, work, notes_dir: str,
               max_steps: int, max_tokens: int) -> dict:
     text = ", ".join(keys)

@@ -35,7 +35,7 @@ from classroom.grading import (
     register,
     seed,
 )
-from classroom.harness import SETUP_KEYS, run_setup
+from classroom.harness import SETUP_KEYS, run_setup, setup_keys
 
 own_work("ex10", "coursekit.bench")  # the course's own pipelines: not in the sandbox
 
@@ -160,7 +160,9 @@ def counting_client(model: str):
 
     def counted(request, betas, key=""):
         if tally["cost"] > CAP:
-            raise APIError(403, CAP_REFUSAL.format(spent=tally["cost"], cap=CAP))
+            refusal = CAP_REFUSAL.format(spent=tally["cost"], cap=CAP)
+            tally["refused"] = tally["refused"] or refusal
+            raise APIError(403, refusal)
         try:
             out = create(request, betas, key)
         except Exception as e:
@@ -363,9 +365,20 @@ def _shape(ns: dict) -> None:
     assert not failed, "; ".join(_line(t) for t in failed[:2])
 
 
+def _built(ns: dict, family: str) -> None:
+    """Build the learner's setup for `family`'s task once more, without running it: what
+    their function runs is seen by this check too (the course's pipelines are not theirs)."""
+    client, _ = counting_client(MODELS[0])
+    with tempfile.TemporaryDirectory(prefix="agentlib-ex10-") as root:
+        in_learner_process(setup_keys, ns["my_agent"], client,
+                           make_task(family, f"{root}/workspace"), f"{root}/notes")
+
+
 def _family(name: str):
     def check(ns: dict) -> None:
         trials = [t for t in _trials(ns) if t.family == name]
+        if not any(t.error for t in trials):
+            _built(ns, name)
         missed = [t for t in trials if not t.success]
         assert not missed, "; ".join(_line(t) for t in missed)
     return check
