@@ -341,11 +341,23 @@ def _trials(ns: dict, fresh: bool = False) -> list[Trial]:
 
 
 def _line(t: Trial) -> str:
+    """One run's failure in a line, in the learner's language (each line on its own: the
+    check joins several)."""
+    from classroom.grading import translate
+    from coursekit.i18n import lang
+
+    line = _english_line(t)
+    return translate(line) if lang() == "ko" else line
+
+
+def _english_line(t: Trial) -> str:
     if t.error:
         return f"{t.family} on {t.model}, no run: {t.error}"
     if t.over:
         return f"{t.family} on {t.model}: spent ${t.cost:.4f}, over the ${CAP:.2f} cap"
     ended = t.stopped.split(":")[0] or "no answer"
+    if ended == "error" and t.refused:  # the API's own words: why the run stopped
+        ended = t.refused[:120]
     return (f"{t.family} on {t.model}: {ended} after {t.calls} calls, "
             f"{t.detail or 'no answer to score'}, peak {t.peak:,}, ${t.cost:.4f}")
 
