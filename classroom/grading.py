@@ -40,6 +40,10 @@ on a namespace whose functions call the learner's across a process boundary
 in the learner's process, and `in_learner_process(fn, ...)` runs a helper there (one of
 classroom/harness.py, e.g. one that simulates a crash around the learner's function).
 
+A check that runs whole agents (the capstone) may ask for more time (`register(...,
+seconds=N)`) and keep what it measured with its result (`record(score=..., runs=...)`:
+`Result.data`, in the grader's JSON reports, which the capstone's leaderboard ranks).
+
 Graded work is the learner's own: `own_work(exercise, *specs)` declares the library code
 an exercise asks the learner to write (classroom/ownwork.py says how specs read). In a
 learner's kernel, a watch records any of it that runs while a check calls the learner's

@@ -17,7 +17,8 @@ Success first (a run solved is worth more than any saving), then dollars, then t
 window. In a learner's kernel (`check()`) the tasks are the public ones (SEEDS) and the
 report shows append-only and the course's own pipeline beside the learner's, with the
 frontier; the class grader draws the tasks' seeds and sizes from its secret, and withholds
-the course's pipelines (coursekit.bench): a setup that delegates to them earns nothing.
+the course's pipelines (coursekit.bench's strategies): a setup that delegates to them earns
+nothing.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ from classroom.grading import (
 )
 from classroom.harness import SETUP_KEYS, run_setup, setup_keys
 
-own_work("ex10", "coursekit.bench")  # the course's own pipelines: not in the sandbox
+# the course's own pipelines (the benchmark's strategies): not in the grader's sandbox
+own_work("ex10", "coursekit.bench:strategies", "coursekit.bench:measure")
 
 FAMILIES = ("audit", "needle", "constraints", "ops")
 MODELS = ("course-model-1", "claude-sonnet-5-5")  # coursekit.bench.MODELS
