@@ -121,12 +121,13 @@ def break_even(freed: int, rewritten: int, *, model: str = models.OFFLINE_MODEL,
 
 
 def floor_tokens(run, *, model: str | None = None) -> dict[str, int]:
-    """The tokens of `floor`, by kind: {"write", "read", "input", "output"}."""
+    """The tokens of `floor`, by kind: {"write", "read", "input", "output"}, and "peak": the
+    largest of its requests (the least peak window a run keeping what the floor keeps has)."""
     from agentlib import tokens
     from agentlib.context.clear import PLACEHOLDER
     from agentlib.messages import blocks
 
-    out = {"write": 0, "read": 0, "input": 0, "output": run.total_output_tokens}
+    out = {"write": 0, "read": 0, "input": 0, "output": run.total_output_tokens, "peak": 0}
     if not run.steps:
         return {k: 0 for k in out}
     model = model or getattr(run, "model", None) or models.OFFLINE_MODEL
@@ -135,7 +136,7 @@ def floor_tokens(run, *, model: str | None = None) -> dict[str, int]:
     earlier = sum(m["role"] == "assistant" for m in run.transcript[1:]) - len(replies)
     thought = iter([0] * earlier + replies)  # each reply's thinking tokens, in order
     frame = run.steps[0].input_tokens  # what every request needs: system, tools, the task
-    out["write"] = frame  # the first request writes it
+    out["write"] = out["peak"] = frame  # the first request writes it
     kept, pending = 0, 0  # tokens already cached; tokens the next request writes
     for m in run.transcript[1:]:
         text = sum(tokens.count(b) for b in blocks(m) if b.get("type") == "text")
@@ -148,7 +149,9 @@ def floor_tokens(run, *, model: str | None = None) -> dict[str, int]:
         results = [b for b in blocks(m) if b.get("type") == "tool_result"]
         out["read"] += frame + kept  # the next request
         out["write"] += pending + text
-        out["input"] += sum(map(tokens.count, results))
+        sent = sum(map(tokens.count, results))
+        out["input"] += sent
+        out["peak"] = max(out["peak"], frame + kept + pending + text + sent)
         kept, pending = kept + pending + text, 0
         if bound:  # each result, once read, leaves its placeholder
             pending = sum(tokens.count({**b, "content": PLACEHOLDER}) for b in results)

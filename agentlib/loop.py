@@ -249,8 +249,9 @@ def drop_stale_thinking(before: list[dict], after: list[dict]) -> list[dict]:
     that conversation invalidates the thinking blocks after the change: remove them, as the
     API's error asks. Messages are compared by identity: from the first one that is not
     where it was, every assistant message loses its thinking blocks; the text of a block
-    shown (`display: "summarized"`) stays in the message as a text block."""
-    if after is before:
+    shown (`display: "summarized"`) stays in the message as a text block. An on-demand
+    compaction swapped in as the docs give it (`swapped`) invalidates nothing."""
+    if after is before or swapped(before, after):
         return after
     known = changes(after, before)  # at once when `after` was made from `before`
     first = min(known, default=len(before)) if known is not None else next(
@@ -268,6 +269,21 @@ def drop_stale_thinking(before: list[dict], after: list[dict]) -> list[dict]:
             kept = [b for b in kept if b.get("type") != "thinking"]
             out[i] = {**m, "content": kept or [{"type": "text", "text": "…"}]}
     return after if out is None else out
+
+
+def swapped(before: list[dict], after: list[dict]) -> bool:
+    """On-demand compaction as the docs give it: a signed block, alone in the first message,
+    then the newest messages of `before` unchanged (the same objects). The API accepts that
+    swap, so the kept turns' thinking stays valid (docs/api-facts.md 7.2.5)."""
+    if not after or (before and after[0] is before[0]):
+        return False
+    first = after[0]["content"] if after[0]["role"] == "assistant" else None
+    if not (isinstance(first, list) and len(first) == 1 and isinstance(first[0], dict)
+            and first[0].get("type") == "compaction" and first[0].get("signature")):
+        return False
+    tail = len(after) - 1
+    return tail <= len(before) and all(
+        a is b for a, b in zip(after[1:], before[len(before) - tail:], strict=True))
 
 
 def cache_breakpoint(messages: list[dict]) -> list[dict]:

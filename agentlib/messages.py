@@ -49,6 +49,34 @@ def assistant(*content: str | Block) -> Message:
     return {"role": "assistant", "content": [text(c) if isinstance(c, str) else c for c in content]}
 
 
+def system_message(*content: str | Block) -> Message:
+    """A mid-conversation system message: an instruction from you, the operator, appended
+    where it becomes true instead of an edit of the top-level `system`; strings become text
+    blocks (docs/api-facts.md 2.13)."""
+    return {"role": "system", "content": [text(c) if isinstance(c, str) else c for c in content]}
+
+
+def tool_addition(name: str) -> Block:
+    """Offer `name`, a tool of the request's `tools`, from here on (in a system message; beta
+    `mid-conversation-tool-changes-2026-07-01`): `tools` itself never changes."""
+    return {"type": "tool_addition", "tool": {"type": "tool_reference", "name": name}}
+
+
+def tool_removal(name: str) -> Block:
+    """Withdraw `name` from here on (in a system message; same beta as `tool_addition`)."""
+    return {"type": "tool_removal", "tool": {"type": "tool_reference", "name": name}}
+
+
+def append_system(messages: list[Message], *content: str | Block) -> list[Message]:
+    """The history with a system message appended: a new list, nothing before it changed, so
+    the cached prefix and every thinking block stay valid. It follows a user turn (the task
+    or tool results) and precedes the assistant's next turn; after an assistant turn the
+    API refuses it, and so does this (a HistoryError)."""
+    out = [*messages, system_message(*content)]
+    _check_system_places(out)
+    return out
+
+
 # ---------------------------------------------------------------- reading messages
 
 
@@ -91,10 +119,14 @@ LESSON_HINTS = {
     "empty": "every message needs content; to clear a result, replace its text with a placeholder "
     "(lessons/04_clearing_old_tool_results.ipynb)",
     "blank": "a text block must hold some non-whitespace text",
+    "system": "a `role: \"system\"` message goes after a user turn (tool results included) and "
+    "before the assistant's next turn or last, never first; appended there it changes nothing "
+    "before it (lessons/04b_clearing_on_the_server_and_bound_thinking.ipynb)",
     "none": "send at least one user message (lessons/01_append_only_growth.ipynb)",
     "too_long": "the history no longer fits the window; lessons 02-05 show ways to shrink it "
     "(lessons/01_append_only_growth.ipynb shows why it grows)",
-    "shape": "each message is {'role': 'user'|'assistant', 'content': str | list of blocks}",
+    "shape": "each message is {'role': 'user'|'assistant'|'system', 'content': str | list of "
+    "blocks}",
     "prefill": "a history must end with a user turn (the task, or the newest tool results), "
     "so a strategy keeps the newest turn whole, its results emptied at most "
     "(lessons/02_truncation_and_the_400.ipynb; lessons/07_choosing_and_combining.ipynb)",
@@ -102,6 +134,7 @@ LESSON_HINTS = {
 PREFILL_REFUSED = ("This model does not support assistant message prefill. The conversation "
                    "must end with a user message.")  # the API's words (docs/api-facts.md 2.11)
 
+ROLES = ("user", "assistant", "system")
 BLOCK_TYPES = {
     "text", "image", "document", "tool_use", "tool_result", "thinking", "redacted_thinking",
     "compaction", "search_result", "server_tool_use",
@@ -162,6 +195,58 @@ def _check_block(i: int, j: int, b: Any, role: str) -> None:
                                "shape", i)
 
 
+SYSTEM_BLOCK_TYPES = ("text", "tool_addition", "tool_removal")
+
+
+def _check_system_block(i: int, j: int, b: Any, role: str) -> None:
+    """A block of a mid-conversation system message: text, or a tool change naming a tool."""
+    where = f"messages.{i}.content.{j}"
+    if not isinstance(b, dict):
+        raise HistoryError(f"{where}: Input should be a valid dictionary", "shape", i)
+    kind = b.get("type")
+    if kind not in SYSTEM_BLOCK_TYPES:
+        expected = ", ".join(f"'{t}'" for t in SYSTEM_BLOCK_TYPES)
+        raise HistoryError(
+            f"{where}: Input tag '{kind}' found using 'type' does not match any of the expected "
+            f"tags: {expected}", "shape", i)
+    if kind == "text" and not isinstance(b.get("text"), str):
+        raise HistoryError(f"{where}.text: Input should be a valid string", "shape", i)
+    if kind != "text" and not isinstance(b.get("tool"), dict):
+        raise HistoryError(f"{where}.tool: Field required", "shape", i)
+
+
+def _ends_in_server_result(message: dict) -> bool:
+    """An assistant turn whose last block is a server tool's (a paused turn)."""
+    bs = blocks(message)
+    kind = bs[-1].get("type", "") if bs and isinstance(bs[-1], dict) else ""
+    return kind == "server_tool_use" or kind.endswith("_tool_result") and kind != "tool_result"
+
+
+def _check_system_places(messages: list) -> None:
+    """A run of `role: "system"` messages, judged as one: not first; right after a user turn
+    (its tool results count) or an assistant turn ending in a server tool result; right
+    before an assistant turn, or last."""
+    i, last = 0, len(messages) - 1
+    while i <= last:
+        if messages[i]["role"] != "system":
+            i += 1
+            continue
+        end = i
+        while end < last and messages[end + 1]["role"] == "system":
+            end += 1
+        if i == 0:
+            raise HistoryError("messages.0: role 'system' cannot be the first message; put "
+                               "instructions that apply from the start in the top-level "
+                               "`system` field", "system", 0)
+        before = messages[i - 1]
+        if before["role"] != "user" and not _ends_in_server_result(before):
+            raise HistoryError(f"messages.{i}: role 'system' must follow a 'user' message or an "
+                               "'assistant' message ending in a server tool result", "system", i)
+        if end < last and messages[end + 1]["role"] != "assistant":
+            raise HistoryError(f"messages.{end}: role 'system' must precede an 'assistant' "
+                               "message or end the array", "system", end)
+        i = end + 1
+
 def _texts_of(b: Block) -> list[str]:
     if b.get("type") == "text":
         return [b["text"]]
@@ -187,9 +272,9 @@ def validate(messages: Any, *, model: str | None = None) -> None:
         if not isinstance(m, dict):
             raise HistoryError(f"messages.{i}: Input should be a valid dictionary", "shape", i)
         role = m.get("role")
-        if role not in ("user", "assistant"):
-            raise HistoryError(f"messages.{i}.role: Input should be 'user' or 'assistant'",
-                               "shape", i)
+        if role not in ROLES:
+            raise HistoryError(f"messages.{i}.role: Input should be 'user', 'assistant' or "
+                               "'system'", "shape", i)
         if "content" not in m:
             raise HistoryError(f"messages.{i}.content: Field required", "shape", i)
         content = m["content"]
@@ -201,7 +286,7 @@ def validate(messages: Any, *, model: str | None = None) -> None:
                 f"messages.{i}: all messages must have non-empty content except for the "
                 "optional final assistant message", "empty", i)
         for j, b in enumerate(blocks(m)):
-            _check_block(i, j, b, role)
+            (_check_system_block if role == "system" else _check_block)(i, j, b, role)
     # 2. blank text
     for i, m in enumerate(messages):
         final_prefill = i == last and m["role"] == "assistant"
@@ -210,9 +295,13 @@ def validate(messages: Any, *, model: str | None = None) -> None:
                 if not s.strip() and not (final_prefill and s == ""):
                     raise HistoryError("messages: text content blocks must contain "
                                        "non-whitespace text", "blank", i)
-    # 3. merge consecutive same-role messages into turns: (role, [(msg index, block index, block)])
+    # 3. where mid-conversation system messages stand; then merge consecutive same-role
+    # messages into turns, system messages aside: (role, [(msg index, block index, block)])
+    _check_system_places(messages)
     turns: list[tuple[str, list[tuple[int, int, Block]]]] = []
     for i, m in enumerate(messages):
+        if m["role"] == "system":
+            continue
         entries = [(i, j, b) for j, b in enumerate(blocks(m))]
         if turns and turns[-1][0] == m["role"]:
             turns[-1][1].extend(entries)
@@ -251,11 +340,34 @@ def validate(messages: Any, *, model: str | None = None) -> None:
                     f"messages.{i}: `tool_use` ids were found without `tool_result` blocks "
                     f"immediately after: {ids}. Each `tool_use` block must have a corresponding "
                     "`tool_result` block in the next message.", "split", i)
-    # 5. a final assistant turn is a prefill, which the newer models refuse
+    # 5. what this model refuses: system messages where it takes none; a final assistant turn
+    # (a prefill) on the newer models
+    said = next((i for i, m in enumerate(messages) if m["role"] == "system"), None)
+    if model is not None and said is not None and not _system_messages(model):
+        raise HistoryError(system_refused(model), f"messages.{said} is a `role: \"system\"` "
+                           f"message, which {model} takes none of; {LESSON_HINTS['system']}",
+                           said)
     if model is not None and messages[last]["role"] == "assistant" and not _prefill(model) \
             and not all(b.get("type") == "compaction" for b in blocks(messages[last]) or [{}]):
         raise HistoryError(PREFILL_REFUSED, f"messages.{last}, the last message, is the "
                            f"assistant's, and {model} takes no prefill; {LESSON_HINTS['prefill']}", last)
+
+
+def _system_messages(model: str) -> bool:
+    """Whether `model` takes mid-conversation system messages (the catalog's
+    `system_messages`); a model the catalog does not know is checked by the API itself."""
+    row = models.CATALOG.get(model)
+    return row is None or row.system_messages
+
+
+def system_refused(model: str) -> str:
+    """The API's words for a `role: "system"` message on a model that takes none: the 4.5
+    models' older text, the newer models' short one (docs/api-facts.md 2.13)."""
+    row = models.CATALOG.get(model)
+    if row is not None and row.tokenizer == "old" and "adaptive" not in row.thinking_types:
+        return ('messages: Unexpected role "system". The Messages API accepts a top-level '
+                '`system` parameter, not "system" as an input message role.')
+    return "role 'system' is not supported on this model"
 
 
 def _prefill(model: str) -> bool:

@@ -46,6 +46,7 @@ class Model:
     display: str = "summarized"  # default thinking.display: "summarized" or "omitted"
     keeps_thinking: bool = True  # earlier turns' thinking stays in context (else stripped)
     binds_thinking: bool = False  # thinking blocks bound to the conversation prefix
+    system_messages: bool = False  # mid-conversation `role: "system"` messages and tool changes
     forced_tools_with_thinking: bool = True  # tool_choice any/tool allowed with adaptive
     prefill: bool = False  # a final assistant message is accepted
     min_cacheable: int = 1024  # shortest prefix the cache stores
@@ -68,16 +69,17 @@ def _p(inp: float, out: float, read: float) -> Prices:
 
 _ADAPTIVE = frozenset({"adaptive"})
 _OLD = dict(tokenizer="old", prefill=True, keeps_thinking=False)  # 4.5-era models
-_NEW_ON = dict(thinking="adaptive", display="omitted", prefill=False, min_cacheable=512)
+_NEW_ON = dict(thinking="adaptive", display="omitted", prefill=False, min_cacheable=512,
+               system_messages=True)
 # Tool-use system prompts (auto/none, any/tool) documented for the newest model of a line;
 # a later model with no documented count takes its line's (api-facts.md 8.5).
 OPUS_5, SONNET_5 = (286, 406), (354, 474)
 
 CATALOG: dict[str, Model] = {m.id: m for m in [
     Model("claude-fable-5-2", "current", 1_000_000, 128_000, Prices(8.0, 40.0, 10.0, 16.0, 0.20),
-          thinking_types=_ADAPTIVE, tool_prompt=OPUS_5, **_NEW_ON),
+          thinking_types=_ADAPTIVE, binds_thinking=True, tool_prompt=OPUS_5, **_NEW_ON),
     Model("claude-mythos-5-2", "current", 1_000_000, 128_000, Prices(8.0, 40.0, 10.0, 16.0, 0.20),
-          thinking_types=_ADAPTIVE, tool_prompt=OPUS_5, **_NEW_ON),
+          thinking_types=_ADAPTIVE, binds_thinking=True, tool_prompt=OPUS_5, **_NEW_ON),
     Model("claude-opus-5-5", "current", 1_000_000, 128_000, _p(4, 20, 0.20),
           thinking_types=_ADAPTIVE, binds_thinking=True, forced_tools_with_thinking=False,
           tool_prompt=OPUS_5, **_NEW_ON),
@@ -89,14 +91,14 @@ CATALOG: dict[str, Model] = {m.id: m for m in [
           binds_thinking=True, long_prompt=(100_000, _p(0.50, 2.50, 0.05)),
           tool_prompt=SONNET_5, **_NEW_ON),
     Model("claude-fable-5-1", "legacy", 1_000_000, 128_000, _p(10, 50, 0.25),
-          thinking_types=_ADAPTIVE, forced_tools_with_thinking=False, tool_prompt=OPUS_5,
-          **_NEW_ON),
+          thinking_types=_ADAPTIVE, binds_thinking=True, forced_tools_with_thinking=False,
+          tool_prompt=OPUS_5, **_NEW_ON),
     Model("claude-mythos-5-1", "legacy", 1_000_000, 128_000, _p(10, 50, 0.25),
-          thinking_types=_ADAPTIVE, forced_tools_with_thinking=False, tool_prompt=OPUS_5,
-          **_NEW_ON),
+          thinking_types=_ADAPTIVE, binds_thinking=True, forced_tools_with_thinking=False,
+          tool_prompt=OPUS_5, **_NEW_ON),
     Model("claude-sonnet-5", "legacy", 1_000_000, 128_000, _p(2, 10, 0.20),
           thinking_types=frozenset({"adaptive", "disabled"}), tool_prompt=SONNET_5,
-          **{**_NEW_ON, "min_cacheable": 1024}),
+          **{**_NEW_ON, "min_cacheable": 1024, "system_messages": False}),
     Model("claude-fable-5", "legacy", 1_000_000, 128_000, _p(10, 50, 1.00),
           thinking_types=_ADAPTIVE, tool_prompt=OPUS_5, **_NEW_ON),
     Model("claude-mythos-5", "legacy", 1_000_000, 128_000, _p(10, 50, 1.00),
@@ -106,7 +108,7 @@ CATALOG: dict[str, Model] = {m.id: m for m in [
           **_NEW_ON),
     Model("claude-opus-4-8", "legacy", 1_000_000, 128_000, _p(5, 25, 0.50),
           thinking_types=frozenset({"adaptive", "enabled", "disabled"}), display="omitted",
-          tool_prompt=(290, 410)),
+          system_messages=True, tool_prompt=(290, 410)),
     Model("claude-opus-4-7", "legacy", 1_000_000, 128_000, _p(5, 25, 0.50),
           thinking_types=frozenset({"adaptive", "enabled", "disabled"}), display="omitted",
           min_cacheable=2048, tool_prompt=(675, 804)),

@@ -371,6 +371,7 @@ PHRASES: dict[str, str] = {
 # may read it); `say` and `coursekit.table` show it in the learner's words.
 PHRASES.update({
     "answered": "답함",
+    "max_steps": "단계 한도",
     "answered {said}": "답 {said}",
     "error: {e}": "오류: {e}",
     "cut: {reason}": "잘림: {reason}",
@@ -400,6 +401,12 @@ PHRASES.update({
         "{v}: {name}, {strategy}: 성공 {s}, {key} 추가 전용의 {got}배 (기준 {limit}배)",
     "{v}: {name}, {strategy}: cost {got}x its own floor (bar {limit}x)":
         "{v}: {name}, {strategy}: 비용 자기 하한의 {got}배 (기준 {limit}배)",
+    "{v}: {name}, {strategy}: success {s}, {key} {got}x append-only; its own floor is {x}x "
+    "({tokens}), above the bar {limit}x, so the bar is {within}x that floor":
+        "{v}: {name}, {strategy}: 성공 {s}, {key} 추가 전용의 {got}배. 자기 하한이 {x}배({tokens})로 "
+        "기준 {limit}배보다 높으므로, 기준은 그 하한의 {within}배",
+    "write {w}, read {rd}, input {inp}, output {o} tokens":
+        "쓰기 {w}, 읽기 {rd}, 입력 {inp}, 출력 {o} 토큰",
     "ok": "통과",
     "FAILS": "실패",
     "cost usd": "캐시 포함 비용",
@@ -989,6 +996,45 @@ PRINTED: dict[str, str] = {
     "resuming saves {n} requests and {pct:.0%} of the input tokens of a cold start with notes":
         "이어서 하면 메모가 있는 콜드 스타트보다 요청 {n}번과 입력 토큰의 {pct:.0%}를 아낍니다",
     # lessons 07-08: new printed sentences (issue 23; add right below this line)
+    # lesson 7 (the mechanisms, issue 32 item 4): its heads, set-ups and sentences
+    "model": "모델",
+    "input per million": "입력 100만 토큰당",
+    "write x input": "쓰기 배수",
+    "least prefix cached": "캐시되는 최소 접두부",
+    "binds thinking": "사고 블록 묶음",
+    "edits": "편집",
+    "notes lost (per edit)": "잃은 메모 (편집당)",
+    "pays after (requests)": "본전까지 (요청)",
+    "clear, keep 3": "비우기, keep 3",
+    "clear 1, newest marked": "1개 비우기, 가장 새 블록 표시",
+    "clear 1, stable end": "1개 비우기, 안정된 끝",
+    "batch clear": "묶어서 비우기",
+    "batch clear, stable end": "묶어서 비우기, 안정된 끝",
+    "clear 1 + compact": "1개 비우기 + 압축",
+    "clear 1 + low-water": "1개 비우기 + 저수위",
+    "records + fold": "records + 접기",
+    "{m}: clearing costs {x:.2f}x append-only's dollars with the cache, {y:.2f}x without it":
+        "{m}: 비우기는 캐시를 켜면 추가 전용 달러의 {x:.2f}배, 끄면 {y:.2f}배가 듭니다",
+    "StableEnd and agentlib's Breakpoints mark the same blocks on every request":
+        "`StableEnd`와 agentlib의 `Breakpoints`는 모든 요청에서 같은 블록에 표시합니다",
+    "batch_clear and agentlib's BatchClearing send the same histories on every request":
+        "`batch_clear`와 agentlib의 `BatchClearing`은 모든 요청에서 같은 히스토리를 보냅니다",
+    "LowWater and agentlib's LowWaterCompactor send the same histories on every request":
+        "`LowWater`와 agentlib의 `LowWaterCompactor`는 모든 요청에서 같은 히스토리를 보냅니다",
+    "the floor of this run, by hand: ${f:.4f}, as cost.floor computes it":
+        "손으로 계산한 이 실행의 하한: ${f:.4f}, `cost.floor`의 계산과 같습니다",
+    "x its own floor": "자기 하한의 배수",
+    "{n} more bars checked, all ok: the needle's and the held-out audits'":
+        "기준 {n}개를 더 검사했고 모두 통과: 바늘 찾기 과제와 홀드아웃 감사 과제의 기준",
+    "drop_read and mark_texts agree with agentlib's DropRecords on every request":
+        "`drop_read`와 `mark_texts`는 모든 요청에서 agentlib의 `DropRecords`와 같습니다",
+    "{m}, records: ${c:.4f}, {x:.2f}x its own floor":
+        "{m}, `records`: ${c:.4f}, 자기 하한의 {x:.2f}배",
+    "{n} messages; lesson 5's Compactor folds them: {f}":
+        "메시지 {n}개, 레슨 5의 `Compactor`가 이것을 접는가: {f}",
+    "FoldTexts keeps messages 0 to {a}, folds {a} to {b} and keeps the last {k}, as ours does":
+        "`FoldTexts`는 메시지 0부터 {a}까지 남기고, {a}부터 {b}까지 접고, 마지막 {k}개를 남깁니다. "
+        "노트북의 버전과 같습니다",
     "a cache write costs {w:g}x the input price, a cache read {r:g}x":
         "캐시 쓰기는 입력 가격의 {w:g}배, 캐시 읽기는 {r:g}배입니다",
     "{n} saved rows, written by: {command}":
@@ -1221,6 +1267,22 @@ PRINTED.update({
     "1h": "1시간",
     "change": "변경",
     "missed": "놓친 토큰",
+})
+
+PRINTED.update({  # lesson 7b: the benchmark on the default model
+    "the 200-file audit; success and $ x on {a}, then the rest on {b}; $ x: dollars as a "
+    "multiple of append-only's on the same model":
+        "파일 200개 감사 과제. 앞의 성공과 $ 배수는 {a}, 나머지는 {b}의 값입니다. $ 배수는 같은 "
+        "모델에서 추가 전용 달러의 몇 배인지입니다",
+    "x floor": "하한 배수",
+    "{m}: a client clear (keep 1) changes message {i}; the {n} replies after it lose their "
+    "thinking, {t:,} of the {a:,} tokens of notes":
+        "{m}: 클라이언트의 비우기(keep 1)는 메시지 {i}부터 바꿉니다. 그 뒤의 응답 {n}개가 사고 "
+        "블록을 잃고, 메모 {a:,} 토큰 가운데 {t:,} 토큰이 사라집니다",
+    "{k}: ${c:.4f}, {x}x append-only's dollars and {f}x its own floor; peak {p:,} tokens, {q}x":
+        "{k}: ${c:.4f}, 추가 전용 달러의 {x}배, 자기 하한의 {f}배. 최대치 {p:,} 토큰, {q}배",
+    "its own floor: {x:.3f}x append-only's dollars ({t}); its least peak {p} ({y:.3f}x)":
+        "자기 하한: 추가 전용 달러의 {x:.3f}배({t}). 가장 낮은 최대치는 {p}({y:.3f}배)",
 })
 
 

@@ -244,7 +244,9 @@ class Audit:
         folder = FOLDER_RE.search("\n".join([view.system, *view.user_texts, *view.summaries]))
         self.folder = folder.group(1) if folder else None
         self.pad = Scratchpad(view)
-        self.memory = "\n".join([*view.summaries, *view.own_texts, self.pad.text()])
+        # its notes: in summaries, its own words, the notes file, and what the system prompt
+        # or a system message says (an operator's task list or findings, read as its own)
+        self.memory = "\n".join([view.system, *view.summaries, *view.own_texts, self.pad.text()])
         self.notes: dict[tuple[int, str], str] = {}
         for a, _, path, rest in NOTE_RE.findall(self.memory):  # a resolved note wins
             if "= inherit (needs" not in rest or (int(a), path) not in self.notes:

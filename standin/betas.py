@@ -14,6 +14,8 @@ CONTEXT_MANAGEMENT = "context-management-2025-06-27"
 COMPACT_EDIT = "compact-2026-01-12"
 COMPACT_ON_DEMAND = "compact-2026-09-04"
 THREADS = "message-threads-2026-08-12"
+TOOL_CHANGES = "mid-conversation-tool-changes-2026-07-01"
+BINDING = "thinking-binding-controls-2026-08-01"
 
 # What the offline course model does with a beta it knows.
 EMULATED = {
@@ -21,6 +23,8 @@ EMULATED = {
     COMPACT_EDIT: "the compact_20260112 edit and compaction blocks",
     COMPACT_ON_DEMAND: "top-level `compaction` and compaction blocks",
     THREADS: "`thread` is answered with thread_unsupported_request (the SDK falls back)",
+    TOOL_CHANGES: "`tool_addition` and `tool_removal` blocks in `role: \"system\"` messages",
+    BINDING: "`thinking.block_binding` and the response's `input_transformations`",
     "model-context-window-exceeded-2025-08-26": "no-op: every model already behaves so",
     "prompt-caching-2024-07-31": "no-op: prompt caching is generally available",
     "token-counting-2024-11-01": "no-op: count_tokens is generally available",

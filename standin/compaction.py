@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import hmac
+import json
 
 from standin import summarizer, tokens
 from standin.errors import APIError, extra
@@ -29,25 +30,48 @@ DEFAULT_PROMPT = (
     "You must wrap your summary in a <summary></summary> block.")
 
 
+def check(messages: list[dict]) -> None:
+    """The compaction blocks of a history, as the API checks them: no empty summary; a
+    signed (on-demand) block unchanged, first in `messages` (the messages it summarizes
+    removed), and only one (docs/api-facts.md 7.2)."""
+    signed = []
+    for i, m in enumerate(messages):
+        content = m.get("content")
+        for j, b in enumerate(content if isinstance(content, list) else []):
+            if not isinstance(b, dict) or b.get("type") != "compaction":
+                continue
+            if b.get("content") == "":
+                raise APIError(400, f"messages.{i}.content.{j}.content: Empty string content "
+                               "is not allowed")
+            if b.get("signature") is None:
+                continue  # a threshold block, or a client's own
+            if opened(b) is None:
+                raise APIError(400, f"messages.{i}.content.{j}: the compaction block's "
+                               "signature does not match its content",
+                               {"error_code": "compaction_signature_invalid"})
+            signed.append((i, j))
+    if signed and signed[0] != (0, 0):  # course wording: the docs give the code only
+        i, j = signed[0]
+        raise APIError(400, f"messages.{i}.content.{j}: a signed compaction block goes first "
+                       "in `messages`, in place of the messages it summarizes; remove the "
+                       "messages in front of it", {"error_code": "compaction_block_misplaced"})
+    if len(signed) > 1:
+        i, j = signed[1]
+        raise APIError(400, f"messages.{i}.content.{j}: a request carries one `compaction` "
+                       "block: send only the newest")
+
+
 def visible(messages: list[dict]) -> list[dict]:
     """What the model sees of a history: from the newest compaction block with content on
-    (a block with `content: null` drops nothing; an empty string is refused)."""
+    (a block with `content: null` drops nothing). `check` has passed."""
     for i in range(len(messages) - 1, -1, -1):
         content = messages[i].get("content")
         if not isinstance(content, list):
             continue
         for j in range(len(content) - 1, -1, -1):
             b = content[j]
-            if not isinstance(b, dict) or b.get("type") != "compaction":
-                continue
-            if b.get("content") == "":
-                raise APIError(400, f"messages.{i}.content.{j}.content: Empty string content "
-                               "is not allowed")
-            if b.get("signature") is not None and b["signature"] != seal(b.get("content")):
-                raise APIError(400, f"messages.{i}.content.{j}: the compaction block's "
-                               "signature does not match its content",
-                               {"error_code": "compaction_signature_invalid"})
-            if b.get("content") is not None:
+            if isinstance(b, dict) and b.get("type") == "compaction" and \
+                    b.get("content") is not None:
                 return [{**messages[i], "content": content[j:]}] + messages[i + 1:]
     return messages
 
@@ -93,14 +117,32 @@ def bounded(text: str) -> str:
     return "\n".join(out)
 
 
-def seal(content) -> str:
-    """The signature of an on-demand compaction block: an HMAC of its content."""
-    mac = hmac.digest(KEY, (content or "").encode("utf-8"), "sha256")
-    return base64.b64encode(mac).decode("ascii")
+def seal(content, carried: dict) -> str:
+    """The signature of an on-demand compaction block: what it carries (the binding of the
+    messages it replaces, for the thinking kept after it) and an HMAC of that and of its
+    content."""
+    payload = json.dumps(carried, sort_keys=True).encode("utf-8")
+    mac = hmac.digest(KEY, payload + b"\n" + (content or "").encode("utf-8"), "sha256")
+    return base64.b64encode(payload + mac).decode("ascii")
 
 
-def on_demand(request: dict, messages: list[dict]) -> dict:
-    """Top-level `compaction`: the signed compaction block that replaces `messages`."""
+def opened(block: dict) -> dict | None:
+    """What a signed block made here carries, or None if it was changed (or not made here)."""
+    try:
+        raw = base64.b64decode(block.get("signature") or "", validate=True)
+        payload, mac = raw[:-32], raw[-32:]
+        content = (block.get("content") or "").encode("utf-8")
+        if hmac.compare_digest(mac, hmac.digest(KEY, payload + b"\n" + content, "sha256")):
+            return json.loads(payload)
+    except (ValueError, TypeError, AttributeError):
+        pass
+    return None
+
+
+def on_demand(request: dict, messages: list[dict], carried: dict) -> dict:
+    """Top-level `compaction`: the signed compaction block that replaces `messages`.
+    `carried`: the binding of the request's messages, which the block stands in for in the
+    prefix of every thinking block kept after it (`thinking.Prefixes`)."""
     spec = request["compaction"]
     if not isinstance(spec, dict) or spec.get("type") != "summarize":
         raise APIError(400, "compaction.type: Input should be 'summarize'")
@@ -114,4 +156,4 @@ def on_demand(request: dict, messages: list[dict]) -> dict:
         raise APIError(400, "compaction: there is nothing to summarize after the last "
                        "compaction block", {"error_code": "compaction_nothing_to_summarize"})
     text = summary(messages, spec.get("instructions"))
-    return {"type": "compaction", "content": text, "signature": seal(text)}
+    return {"type": "compaction", "content": text, "signature": seal(text, carried)}

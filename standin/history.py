@@ -33,6 +33,7 @@ def result_text(block: Block) -> str:
     return "\n".join(b.get("text", "") for b in content if isinstance(b, dict))
 
 
+ROLES = ("user", "assistant", "system")
 BLOCK_TYPES = {
     "text", "image", "document", "tool_use", "tool_result", "thinking", "redacted_thinking",
     "compaction", "search_result", "server_tool_use",
@@ -91,6 +92,58 @@ def _check_block(i: int, j: int, b: Any, role: str) -> None:
                                "shape", i)
 
 
+SYSTEM_BLOCK_TYPES = ("text", "tool_addition", "tool_removal")
+
+
+def _check_system_block(i: int, j: int, b: Any, role: str) -> None:
+    """A block of a mid-conversation system message: text, or a tool change naming a tool."""
+    where = f"messages.{i}.content.{j}"
+    if not isinstance(b, dict):
+        raise HistoryError(f"{where}: Input should be a valid dictionary", "shape", i)
+    kind = b.get("type")
+    if kind not in SYSTEM_BLOCK_TYPES:
+        expected = ", ".join(f"'{t}'" for t in SYSTEM_BLOCK_TYPES)
+        raise HistoryError(
+            f"{where}: Input tag '{kind}' found using 'type' does not match any of the expected "
+            f"tags: {expected}", "shape", i)
+    if kind == "text" and not isinstance(b.get("text"), str):
+        raise HistoryError(f"{where}.text: Input should be a valid string", "shape", i)
+    if kind != "text" and not isinstance(b.get("tool"), dict):
+        raise HistoryError(f"{where}.tool: Field required", "shape", i)
+
+
+def _ends_in_server_result(message: dict) -> bool:
+    """An assistant turn whose last block is a server tool's (a paused turn)."""
+    bs = blocks(message)
+    kind = bs[-1].get("type", "") if bs and isinstance(bs[-1], dict) else ""
+    return kind == "server_tool_use" or kind.endswith("_tool_result") and kind != "tool_result"
+
+
+def _check_system_places(messages: list) -> None:
+    """A run of `role: "system"` messages, judged as one: not first; right after a user turn
+    (its tool results count) or an assistant turn ending in a server tool result; right
+    before an assistant turn, or last."""
+    i, last = 0, len(messages) - 1
+    while i <= last:
+        if messages[i]["role"] != "system":
+            i += 1
+            continue
+        end = i
+        while end < last and messages[end + 1]["role"] == "system":
+            end += 1
+        if i == 0:
+            raise HistoryError("messages.0: role 'system' cannot be the first message; put "
+                               "instructions that apply from the start in the top-level "
+                               "`system` field", "system", 0)
+        before = messages[i - 1]
+        if before["role"] != "user" and not _ends_in_server_result(before):
+            raise HistoryError(f"messages.{i}: role 'system' must follow a 'user' message or an "
+                               "'assistant' message ending in a server tool result", "system", i)
+        if end < last and messages[end + 1]["role"] != "assistant":
+            raise HistoryError(f"messages.{end}: role 'system' must precede an 'assistant' "
+                               "message or end the array", "system", end)
+        i = end + 1
+
 def _texts_of(b: Block) -> list[str]:
     if b.get("type") == "text":
         return [b["text"]]
@@ -115,9 +168,9 @@ def validate(messages: Any) -> None:
         if not isinstance(m, dict):
             raise HistoryError(f"messages.{i}: Input should be a valid dictionary", "shape", i)
         role = m.get("role")
-        if role not in ("user", "assistant"):
-            raise HistoryError(f"messages.{i}.role: Input should be 'user' or 'assistant'",
-                               "shape", i)
+        if role not in ROLES:
+            raise HistoryError(f"messages.{i}.role: Input should be 'user', 'assistant' or "
+                               "'system'", "shape", i)
         if "content" not in m:
             raise HistoryError(f"messages.{i}.content: Field required", "shape", i)
         content = m["content"]
@@ -129,7 +182,7 @@ def validate(messages: Any) -> None:
                 f"messages.{i}: all messages must have non-empty content except for the "
                 "optional final assistant message", "empty", i)
         for j, b in enumerate(blocks(m)):
-            _check_block(i, j, b, role)
+            (_check_system_block if role == "system" else _check_block)(i, j, b, role)
     # 2. blank text
     for i, m in enumerate(messages):
         final_prefill = i == last and m["role"] == "assistant"
@@ -138,9 +191,13 @@ def validate(messages: Any) -> None:
                 if not s.strip() and not (final_prefill and s == ""):
                     raise HistoryError("messages: text content blocks must contain "
                                        "non-whitespace text", "blank", i)
-    # 3. merge consecutive same-role messages into turns: (role, [(msg index, block index, block)])
+    # 3. where mid-conversation system messages stand; then merge consecutive same-role
+    # messages into turns, system messages aside: (role, [(msg index, block index, block)])
+    _check_system_places(messages)
     turns: list[tuple[str, list[tuple[int, int, Block]]]] = []
     for i, m in enumerate(messages):
+        if m["role"] == "system":
+            continue
         entries = [(i, j, b) for j, b in enumerate(blocks(m))]
         if turns and turns[-1][0] == m["role"]:
             turns[-1][1].extend(entries)

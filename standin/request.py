@@ -69,6 +69,7 @@ def check(request: dict, betas: set[str], counting: bool) -> models.Model:
     _messages(request["messages"], betas, row, "compaction" in request)
     _system(request.get("system"))
     _tools(request.get("tools"))
+    tool_changes(request)
     _options(request)
     return row
 
@@ -109,7 +110,7 @@ def _messages(messages, betas: set[str], row: models.Model, compacting: bool) ->
     compaction = betas & {B.COMPACT_EDIT, B.COMPACT_ON_DEMAND}
     for i, m in enumerate(messages if isinstance(messages, list) else []):
         if isinstance(m, dict) and m.get("role") == "system":
-            raise unsupported(f"messages.{i}.role", "a `system` message inside `messages`")
+            _system_message(i, m, betas, row)
         for j, b in enumerate(m.get("content") if isinstance(m, dict) and
                               isinstance(m.get("content"), list) else []):
             inner = b.get("content") if isinstance(b, dict) else None
@@ -141,6 +142,63 @@ def _messages(messages, betas: set[str], row: models.Model, compacting: bool) ->
     if last["role"] == "assistant" and not row.prefill and not resumes and not compacting:
         raise APIError(400, "This model does not support assistant message prefill. The "
                        "conversation must end with a user message.")
+
+
+def system_refused(row: models.Model) -> str:
+    """The API's words for a `role: "system"` message on a model that takes none: the older
+    text on the 4.5 models, the newer one after them (docs/api-facts.md 2.13)."""
+    if row.tokenizer == "old" and "adaptive" not in row.thinking_types:
+        return ('messages: Unexpected role "system". The Messages API accepts a top-level '
+                '`system` parameter, not "system" as an input message role.')
+    return "role 'system' is not supported on this model"
+
+
+def _system_message(i: int, m: dict, betas: set[str], row: models.Model) -> None:
+    """A mid-conversation system message: on the models that take one, with only `role` and
+    `content`; its tool changes need their beta and name each a tool of `tools` (checked
+    in `tool_changes`). Where it may stand: `history.validate`."""
+    if not row.system_messages:
+        raise APIError(400, system_refused(row))
+    for key in m:
+        if key not in ("role", "content"):
+            raise extra(f"messages.{i}.{key}")  # clear_at, output_config: betas not emulated
+    for j, b in enumerate(m.get("content") if isinstance(m.get("content"), list) else []):
+        kind = b.get("type") if isinstance(b, dict) else None
+        if kind in ("tool_addition", "tool_removal") and B.TOOL_CHANGES not in betas:
+            raise APIError(400, f"messages.{i}.content.{j}: Input tag '{kind}' found using "
+                           "'type' does not match any of the expected tags: 'text'")
+
+
+def tool_changes(request: dict) -> None:
+    """Each `tool_addition` / `tool_removal` names, by `tool_reference`, a tool of `tools`
+    (a 400 with `tool_reference_unresolved` otherwise); not right after a paused turn."""
+    names = {t.get("name") for t in request.get("tools") or [] if isinstance(t, dict)}
+    messages = request["messages"]
+    for i, m in enumerate(messages):
+        if m["role"] != "system" or not isinstance(m["content"], list):
+            continue
+        for j, b in enumerate(m["content"]):
+            if b["type"] not in ("tool_addition", "tool_removal"):
+                continue
+            where, ref = f"messages.{i}.content.{j}", b["tool"]
+            if ref.get("type") != "tool_reference":
+                raise unsupported(f"{where}.tool", f"a `{ref.get('type')}` tool change (the "
+                                  "offline model takes `tool_reference`, by name)")
+            for key in set(b) - {"type", "tool", "cache_control"}:
+                raise extra(f"{where}.{key}")
+            if not isinstance(ref.get("name"), str):
+                raise APIError(400, f"{where}.tool.name: Field required")
+            if ref["name"] not in names:
+                raise APIError(400, f"{where}: Tool reference '{ref['name']}' has no "
+                               "corresponding tool definition",
+                               {"error_code": "tool_reference_unresolved"})
+            k = i - 1
+            while messages[k]["role"] == "system":
+                k -= 1
+            if messages[k]["role"] == "assistant":  # course wording: the docs give no text
+                raise APIError(400, f"{where}: `{b['type']}` is not accepted right after a "
+                               "paused `assistant` turn; resume the turn first, then send the "
+                               "tool change in the next `system` message")
 
 
 def _lowered(messages):

@@ -173,20 +173,25 @@ class CourseModel:
     # ------------------------------------------------------------------ what the model sees
     def _read(self, request: dict, betas: set[str], counting: bool):
         """Check a request; return (row, thinking, the edits, the history the model sees,
-        the tools, the history's prefix digests: read once, for the checks and the reply)."""
+        the tools, the history's prefix digests: read once, for the checks and the reply,
+        the thinking blocks dropped by `drop_block`)."""
         row = checks.check(request, betas, counting)
-        cfg = thinking.config(row, request)
+        cfg = thinking.config(row, request, betas)
+        if cfg and "compaction" in request:  # "nothing fails when you compact": a block that
+            cfg = {**cfg, "mismatch": "drop_block"}  # no longer binds is not summarized
         checks.forced_tool(request)
         segments(request, counted=False)  # checks the cache breakpoints
+        compaction.check(request["messages"])
         prefixes = thinking.Prefixes(request.get("tools"), request.get("system"),
                                      request["messages"])
+        dropped: list[str] = []
         seen = thinking.seen(row, cfg, request.get("tools"), request.get("system"),
-                             request["messages"], prefixes)
+                             request["messages"], prefixes, dropped)
         catalog = tooling.Catalog(request.get("tools"), request["messages"])
         if not counting:
-            servertools.check_resume(request, request["messages"])
+            servertools.check_resume(request, spoken(request["messages"]))
         return row, cfg, edits.parse(request.get("context_management"), betas), \
-            compaction.visible(seen), catalog, prefixes
+            compaction.visible(seen), catalog, prefixes, dropped
 
     @staticmethod
     def _count(catalog, messages, system) -> int:
@@ -202,7 +207,7 @@ class CourseModel:
     def count_tokens(self, request: dict, betas: set[str]) -> dict:
         """Input tokens after existing compaction blocks and the clearing edits (top-level
         `compaction` is accepted and ignored, as the API does)."""
-        row, _, todo, messages, catalog, _ = self._read(request, betas, counting=True)
+        row, _, todo, messages, catalog, _, _ = self._read(request, betas, counting=True)
         system, tools = request.get("system"), catalog.upfront
         hidden = hidden_prompt(request)
         before = self._count(catalog, messages, system) + hidden
@@ -213,16 +218,25 @@ class CourseModel:
         return result
 
     def create(self, request: dict, betas: set[str], key: str = "") -> dict:
-        row, cfg, todo, messages, catalog, prefixes = self._read(request, betas, counting=False)
+        row, cfg, todo, messages, catalog, prefixes, dropped = self._read(request, betas,
+                                                                          counting=False)
         system, tools = request.get("system"), catalog.upfront
         key = key or digest(request)  # from the request bytes: same request, same ids
         hidden = hidden_prompt(request)  # counted in usage, never sent by the client
         if "compaction" in request:
-            block = compaction.on_demand(request, messages)
+            frame, chain = prefixes.state(len(request["messages"]))
+            block = compaction.on_demand(request, messages, {
+                "frame": frame, "chain": chain, "bound": row.binds_thinking,
+                "last_role": request["messages"][-1]["role"]})
             usage = {"input_tokens": self._count(catalog, messages, system) + hidden,
                      "output_tokens": tokens.count(block)}
             return self._message(request, key, [block], "compaction", usage)
         compact = edits.compact_edit(todo)
+        first = request["messages"][0]["content"]
+        if compact and isinstance(first, list) and first and first[0].get("type") == \
+                "compaction" and first[0].get("signature") is not None:  # course wording
+            raise APIError(400, "context_management.edits: the `compact_20260112` edit cannot "
+                           "run on a request that carries a signed (on-demand) compaction block")
         messages, applied = edits.apply(todo, messages, system, tools, row, hidden)
         counted = catalog.expand(tooling.hide_programmatic(messages))  # as `_count` reads it
         input_tokens = tokens.count(counted, system=system, tools=tools) + hidden
@@ -243,7 +257,8 @@ class CourseModel:
         window = self.window(row)
         if input_tokens > window:
             raise APIError(400, f"prompt is too long: {input_tokens} tokens > {window} maximum")
-        turn = servertools.run(catalog, messages, self._decide(system, request, cfg, key),
+        turn = servertools.run(catalog, spoken(messages),
+                               self._decide(instructions(system, messages), request, cfg, key),
                                key, digest)
         content = turn.content or [{"type": "text", "text": "…"}]
         content, stop_sequence = reply.stop_at(content, request.get("stop_sequences") or [])
@@ -274,6 +289,10 @@ class CourseModel:
             usage["output_tokens_details"] = {"thinking_tokens": thought}
         response = self._message(request, key, content, stop_reason, usage, applied,
                                  iterations, stop_sequence)
+        if B.BINDING in betas:  # every response under the beta lists what it dropped
+            response["input_transformations"] = [
+                {"type": "thinking_dropped", "path": path, "reason": "prefix_binding_mismatch"}
+                for path in dropped]
         box = checks.container(request) or (servertools.container_id(
             messages + [{"role": "assistant", "content": content}], digest)
             if turn.used_code or catalog.code and servertools.pending_script(messages) else None)
@@ -309,6 +328,26 @@ class CourseModel:
         if "context_management" in request:
             response["context_management"] = {"applied_edits": applied or []}
         return response
+
+
+def spoken(messages: list[dict]) -> list[dict]:
+    """The conversation without its mid-conversation system messages (which the model reads
+    as instructions: `instructions`)."""
+    return [m for m in messages if m["role"] != "system"] if any(
+        m["role"] == "system" for m in messages) else messages
+
+
+def instructions(system, messages: list[dict]):
+    """The system prompt the course model reads: the top-level one, then each
+    mid-conversation system message's text, in order (later ones take precedence, as the
+    docs say; the course model reads them all as it reads the system prompt)."""
+    said = [b["text"] if isinstance(b, dict) else b for m in messages if m["role"] == "system"
+            for b in (m["content"] if isinstance(m["content"], list) else [m["content"]])
+            if not isinstance(b, dict) or b.get("type") == "text"]
+    if not said:
+        return system
+    top = "\n".join(b.get("text", "") for b in system) if isinstance(system, list) else system
+    return "\n\n".join(t for t in [top or "", *said] if t)
 
 
 def hidden_prompt(request: dict) -> int:

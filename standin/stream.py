@@ -36,11 +36,11 @@ def _block_events(i: int, b: dict) -> list[bytes]:
         start = {"type": "thinking", "thinking": "", "signature": ""}
         deltas = [{"type": "thinking_delta", "thinking": c} for c in _chunks(b["thinking"])
                   if c] + [{"type": "signature_delta", "signature": b["signature"]}]
-    elif kind == "compaction":
+    elif kind == "compaction" and b.get("signature") is None:  # a threshold compaction's
         start = {"type": "compaction", "content": None}
         deltas = [{"type": "compaction_delta", "content": b["content"],
                    "encrypted_content": None}]
-    else:  # a block that arrives whole
+    else:  # a block that arrives whole (an on-demand compaction block too, signature and all)
         start, deltas = b, []
     out = [_event("content_block_start", {"index": i, "content_block": start})]
     out += [_event("content_block_delta", {"index": i, "delta": d}) for d in deltas]

@@ -36,7 +36,10 @@ def turns_from_transcript(transcript: str) -> list[tuple[str, str]]:
 
 
 def turns_from_messages(messages: list[dict]) -> list[tuple[str, str]]:
-    """Read a history's blocks as turns; an earlier compaction block is a SUMMARY turn."""
+    """Read a history's blocks as turns; an earlier compaction block is a SUMMARY turn. The
+    server's summary replaces turns whose thinking holds what the model concluded, so it
+    reads that thinking too (docs/api-facts.md 7.2.6): a thinking block is the model's own
+    words, an ASSISTANT turn (its full text, restored from the signature before this)."""
     turns = []
     for m in messages:
         content = m["content"] if isinstance(m["content"], list) else \
@@ -45,6 +48,8 @@ def turns_from_messages(messages: list[dict]) -> list[tuple[str, str]]:
             kind = b.get("type")
             if kind == "text":
                 turns.append((m["role"].upper(), b["text"]))
+            elif kind == "thinking" and b.get("thinking"):
+                turns.append(("ASSISTANT", b["thinking"]))
             elif kind == "tool_use":
                 turns.append(("TOOL CALL", f"{b['name']} {json.dumps(b.get('input', {}))}"))
             elif kind == "tool_result":

@@ -17,16 +17,22 @@ import json
 from functools import lru_cache
 
 from apiwire.models import Model
-from standin import memo
+from standin import compaction, memo
 from standin.errors import APIError, extra
 
 KEY = b"offline-course-model: a fixed key, not a secret"
+BINDING = "thinking-binding-controls-2026-08-01"
 TAGS = ("adaptive", "between_tools", "disabled", "enabled")
 TOOL_USE = "Use \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior."
 
 
-def config(row: Model, request: dict) -> dict | None:
-    """The thinking a request gets, checked against the model; None when it does not think."""
+MISMATCH = ("error", "drop_block")
+
+
+def config(row: Model, request: dict, betas: frozenset | set = frozenset()) -> dict | None:
+    """The thinking a request gets, checked against the model; None when it does not think.
+    With the beta `thinking-binding-controls-2026-08-01`, `block_binding` says what a block
+    that fails the prefix check does: `"error"` (the default) or `"drop_block"`."""
     spec = request.get("thinking")
     forced = (request.get("tool_choice") or {}).get("type") in ("any", "tool")
     if spec is None:
@@ -40,8 +46,11 @@ def config(row: Model, request: dict) -> dict | None:
                        f"of the expected tags: {', '.join(repr(t) for t in TAGS)}")
     kind = spec["type"]
     for key in spec:
-        if key not in ("type", "budget_tokens", "display"):
+        if key not in ("type", "budget_tokens", "display", "block_binding") or \
+                key == "block_binding" and (BINDING not in betas or
+                                            kind not in ("adaptive", "enabled")):
             raise extra(f"thinking.{kind}.{key}")
+    mismatch = _binding(spec, kind)
     if kind not in row.thinking_types:
         raise APIError(400, refusal(kind, row))
     if kind == "disabled":
@@ -64,7 +73,26 @@ def config(row: Model, request: dict) -> dict | None:
     elif forced and not row.forced_tools_with_thinking:  # course wording: text not found
         raise APIError(400, "tool_choice: forced tool use (`any` or `tool`) is not supported "
                        f"with thinking on this model. Use `auto` or `none`. {TOOL_USE}")
-    return {"type": kind, "display": display}
+    return {"type": kind, "display": display, "mismatch": mismatch,
+            "controls": BINDING in betas}
+
+
+def _binding(spec: dict, kind: str) -> str | None:
+    """`thinking.block_binding.prefix_mismatch_behavior`, checked (None: not set)."""
+    binding = spec.get("block_binding")
+    if binding is None:
+        return None
+    where = f"thinking.{kind}.block_binding"
+    if not isinstance(binding, dict):
+        raise APIError(400, f"{where}: Input should be a valid dictionary")
+    for key in binding:
+        if key != "prefix_mismatch_behavior":
+            raise extra(f"{where}.{key}")
+    value = binding.get("prefix_mismatch_behavior")
+    if value is not None and value not in MISMATCH:
+        raise APIError(400, f"{where}.prefix_mismatch_behavior: Input should be 'error' or "
+                       "'drop_block'")
+    return value
 
 
 def refusal(kind: str, row: Model) -> str:
@@ -97,13 +125,6 @@ def _canonical(x):
     return x
 
 
-def prefix_digest(tools, system, messages: list[dict]) -> str:
-    """A bound block's prefix: "the top-level `system` prompt, `tools`, and `messages` before
-    the block" (docs/api-facts.md 9.4), as a hash of their canonical JSON."""
-    data = json.dumps(_canonical([tools or [], system, messages]), ensure_ascii=False)
-    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:32]
-
-
 def _canonical_json(x) -> bytes:
     """The JSON of `_canonical(x)`. A user message (a task, tool results: most of a history's
     bytes) seldom holds anything to drop, and then its JSON with sorted keys is already it:
@@ -120,29 +141,111 @@ def _canonical_json(x) -> bytes:
 _json = memo.ByValue(_canonical_json)
 
 
+def _referenced(m: dict) -> list[str]:
+    """The tools a message names by `tool_reference`: in a tool change, a tool result or a
+    tool search result (what brings a deferred tool into the conversation)."""
+    names = []
+    for b in m.get("content") if isinstance(m.get("content"), list) else []:
+        if not isinstance(b, dict):
+            continue
+        kind, inner = b.get("type"), b.get("content")
+        if kind in ("tool_addition", "tool_removal") and isinstance(b.get("tool"), dict):
+            names.append(b["tool"].get("name"))
+        elif kind == "tool_result" and isinstance(inner, list):
+            names += [c.get("tool_name") for c in inner
+                      if isinstance(c, dict) and c.get("type") == "tool_reference"]
+        elif kind == "tool_search_tool_result" and isinstance(inner, dict):
+            names += [r.get("tool_name") for r in inner.get("tool_references") or []
+                      if isinstance(r, dict)]
+    return names
+
+
 class Prefixes:
-    """`prefix_digest(tools, system, messages[:i])` for each i in turn, each message read once:
-    the JSON of a list is its items' JSON joined by ", ", so one sha256 fed message by
-    message, and copied at each i, gives the same value as hashing the whole prefix anew
-    (which, once per thinking block, made a request's work grow with history x blocks)."""
+    """Each bound block's prefix, "the top-level `system` prompt, `tools`, and `messages`
+    before the block" (docs/api-facts.md 9.4), as a digest, each message read once: a frame
+    (the system prompt and the tools not deferred) and a chain, one sha256 per message, so
+    the digest of the first `i` messages is the frame and the chain after them.
 
-    def __init__(self, tools, system, messages: list[dict]):
+    A deferred tool joins the chain where a message first names it ("the prefix check ignores
+    a deferred tool until a tool_addition block references it"). A history opening with a
+    signed on-demand compaction block starts from the chain that block carries, the binding
+    of the messages it replaced, so the turns kept after it keep their thinking under the
+    docs' conditions (docs/api-facts.md 7.2.5)."""
+
+    def __init__(self, tools, system, messages: list[dict], json_of=None):
         self.tools, self.system, self.messages = tools or [], system, messages
-        self.hash, self.n = None, 0  # started when first asked: nothing is read unasked
+        self.json = json_of or _json
+        self.frame = None  # made when first asked: nothing is read unasked
+        self.chain, self.n = b"", 0
+        self.deferred: dict = {}
+        self.named: set = set()
+        self.first_kept = None  # the role the message after a swapped-in block must not have
 
-    def at(self, i: int) -> str:
-        """The digest of the first `i` messages; `i` never goes back."""
-        if self.hash is None:
-            self.hash = hashlib.sha256(b"[" + _json(self.tools) + b", " + _json(self.system)
-                                       + b", [")
+    def _start(self) -> None:
+        upfront = [t for t in self.tools if not (isinstance(t, dict) and t.get("defer_loading"))]
+        self.deferred = {t.get("name"): t for t in self.tools
+                         if isinstance(t, dict) and t.get("defer_loading")}
+        self.frame = hashlib.sha256(b"[" + self.json(upfront) + b", " + self.json(self.system)
+                                    + b"]").digest()
+
+    def _fold(self, m: dict) -> None:
+        data = self.json(m)
+        if self.deferred:
+            new = [n for n in _referenced(m) if n in self.deferred and n not in self.named]
+            self.named.update(new)
+            data += b"".join(self.json(self.deferred[n]) for n in new)
+        self.chain = hashlib.sha256(self.chain + data).digest()
+
+    def _opening(self, m: dict) -> None:
+        """Message 0: an on-demand block's carried chain, then the rest of the message."""
+        content = m.get("content") if isinstance(m, dict) else None
+        first = content[0] if isinstance(content, list) and content else None
+        carried = compaction.opened(first) if isinstance(first, dict) and \
+            first.get("type") == "compaction" else None
+        if not carried or "chain" not in carried:
+            return self._fold(m)
+        ok = carried["frame"] == self.frame.hex() and carried["bound"]
+        self.chain = bytes.fromhex(carried["chain"])
+        if not ok:  # another system, other tools, or summarized on a model that binds nothing
+            self.chain = hashlib.sha256(b"unbound" + self.chain).digest()
+        self.first_kept = carried["last_role"]
+        if len(content) > 1:
+            self._kept({**m, "content": content[1:]})
+
+    def _kept(self, m: dict) -> None:
+        """The first message after the block: merged into the last summarized one (same role)
+        or a system message between them, the kept thinking no longer matches."""
+        if m.get("role") in (self.first_kept, "system"):
+            self.chain = hashlib.sha256(b"merged" + self.chain).digest()
+        self.first_kept = None
+        self._fold(m)
+
+    def state(self, i: int) -> tuple[str, str]:
+        """(frame, chain) after the first `i` messages, as hex; `i` never goes back."""
+        if self.frame is None:
+            self._start()
         if i < self.n:
             raise ValueError(f"prefix {i} is behind the {self.n} messages already read")
         for m in self.messages[self.n:i]:
-            self.hash.update(b", " + _json(m) if self.n else _json(m))
+            if self.n == 0:
+                self._opening(m)
+            elif self.first_kept is not None:
+                self._kept(m)
+            else:
+                self._fold(m)
             self.n += 1
-        done = self.hash.copy()
-        done.update(b"]]")
-        return done.hexdigest()[:32]
+        return self.frame.hex(), self.chain.hex()
+
+    def at(self, i: int) -> str:
+        """The digest of the first `i` messages' prefix."""
+        frame, chain = self.state(i)
+        return hashlib.sha256(bytes.fromhex(frame) + bytes.fromhex(chain)).hexdigest()[:32]
+
+
+def prefix_digest(tools, system, messages: list[dict]) -> str:
+    """The same digest computed afresh, each message serialized anew (no memory): what
+    `Prefixes` must give at every step."""
+    return Prefixes(tools, system, messages, json_of=_canonical_json).at(len(messages))
 
 
 def sign(row: Model, text: str, shown: str, prefix: str) -> str:
@@ -212,14 +315,20 @@ def _current_turn(messages: list[dict]) -> int:
 
 
 def seen(row: Model, cfg: dict | None, tools, system, messages: list[dict],
-         prefixes: Prefixes | None = None) -> list[dict]:
+         prefixes: Prefixes | None = None, dropped: list | None = None) -> list[dict]:
     """The history as the model sees it: thinking blocks checked (400 if changed), their
     hidden text restored, and earlier turns' thinking dropped on models that do not keep it.
-    `prefixes`: the history's digests, if the caller reads them on (else made here)."""
+    A block bound to another conversation is a 400, or, with `prefix_mismatch_behavior:
+    "drop_block"`, dropped with every thinking block after it, each path added to `dropped`
+    (the response's `input_transformations`). `prefixes`: the history's digests, if the
+    caller reads them on (else made here)."""
     last_assistant = max((i for i, m in enumerate(messages) if m["role"] == "assistant"),
                          default=-1)
     turn = _current_turn(messages)
     prefixes = Prefixes(tools, system, messages) if prefixes is None else prefixes
+    dropped = [] if dropped is None else dropped
+    drop = bool(cfg and cfg.get("mismatch") == "drop_block")
+    failed = False  # a block failed the prefix check: with drop_block, every later one goes
     out = []
     for i, m in enumerate(messages):
         if m["role"] != "assistant" or not isinstance(m["content"], list):
@@ -234,7 +343,17 @@ def seen(row: Model, cfg: dict | None, tools, system, messages: list[dict],
             if i < turn and not row.keeps_thinking:
                 continue  # stripped, unread, as the API does on these models
             where = f"messages.{i}.content.{j}"
-            content.append(_checked(row, b, where, i == last_assistant, prefixes, i))
+            if failed:
+                dropped.append(where)
+                continue
+            try:
+                content.append(_checked(row, b, where, i == last_assistant, prefixes, i,
+                                        bool(cfg and cfg.get("controls"))))
+            except Mismatch:
+                if not drop:
+                    raise
+                failed = True
+                dropped.append(where)
         if content or not m["content"]:
             out.append({**m, "content": content})
     final = messages[-1]
@@ -249,8 +368,12 @@ def seen(row: Model, cfg: dict | None, tools, system, messages: list[dict],
     return out
 
 
+class Mismatch(APIError):
+    """A block bound to a different conversation: the API's 400, or a drop (`drop_block`)."""
+
+
 def _checked(row: Model, b: dict, where: str, latest: bool, prefixes: Prefixes,
-             i: int) -> dict:
+             i: int, controls: bool = False) -> dict:
     if b["type"] == "redacted_thinking":  # never made here, so never valid (course wording)
         raise APIError(400, f"{where}: Invalid `data` in `redacted_thinking` block")
     payload = open_signature(b.get("signature"))
@@ -263,11 +386,12 @@ def _checked(row: Model, b: dict, where: str, latest: bool, prefixes: Prefixes,
                            "remain as they were in the original response.")
         raise APIError(400, f"{where}: Invalid `signature` in `thinking` block")
     if row.binds_thinking and payload["prefix"] != prefixes.at(i):
-        raise APIError(400, f"{where}: Invalid `signature` in `thinking` block. The block is "
+        beta = "" if controls else (" That setting requires the `thinking-binding-controls-"
+                                    "2026-08-01` value in the `anthropic-beta` header.")
+        raise Mismatch(400, f"{where}: Invalid `signature` in `thinking` block. The block is "
                        "bound to a different conversation. Remove the block, or set "
-                       "`thinking.block_binding.prefix_mismatch_behavior` to \"drop_block\". "
-                       "That setting requires the `thinking-binding-controls-2026-08-01` value "
-                       "in the `anthropic-beta` header.")
+                       "`thinking.block_binding.prefix_mismatch_behavior` to \"drop_block\"."
+                       + beta)
     return {"type": "thinking", "thinking": payload["thinking"]}
 
 

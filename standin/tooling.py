@@ -102,9 +102,23 @@ def references(messages: list) -> list[tuple[int, str]]:
     return out
 
 
+def tool_changes(messages: list) -> dict[str, bool]:
+    """The `tool_addition` / `tool_removal` blocks of the history's system messages, in
+    order: each tool's last state (True: offered from there on; False: withdrawn)."""
+    state: dict[str, bool] = {}
+    for m in messages:
+        if m.get("role") != "system" or not isinstance(m.get("content"), list):
+            continue
+        for b in m["content"]:
+            if isinstance(b, dict) and b.get("type") in ("tool_addition", "tool_removal"):
+                state[(b.get("tool") or {}).get("name")] = b["type"] == "tool_addition"
+    return state
+
+
 class Catalog:
     """The request's tools, sorted: what the model sees up front, what is deferred, what
-    the history has loaded, and which calls a script made."""
+    the history has loaded (a `tool_reference`, or a `tool_addition`) or withdrawn (a
+    `tool_removal`), and which calls a script made."""
 
     def __init__(self, tools: list | None, messages: list):
         self.tools = list(tools or [])
@@ -114,7 +128,8 @@ class Catalog:
             if name not in self.by_name:
                 raise APIError(400, f"Tool reference '{name}' has no corresponding tool "
                                "definition")
-        self.loaded = {name for _, name in found}
+        self.changes = tool_changes(messages)
+        self.loaded = {name for _, name in found} | {n for n, on in self.changes.items() if on}
         self.upfront = [t for t in self.tools if not t.get("defer_loading")]
         self.code = next((t for t in self.tools if t.get("type") in CODE_TYPES), None)
         self.search = next((t for t in self.tools if t.get("type") in SEARCH_TYPES), None)
@@ -126,7 +141,8 @@ class Catalog:
     def visible(self, extra: set[str] = frozenset()) -> list[dict]:
         """The definitions the model can read and call: up front, then those loaded."""
         loaded = self.loaded | set(extra)
-        return [t for t in self.tools if not t.get("defer_loading") or t["name"] in loaded]
+        return [t for t in self.tools if (not t.get("defer_loading") or t["name"] in loaded)
+                and self.changes.get(t["name"], True)]
 
     def callers(self, name: str) -> list[str]:
         t = self.by_name.get(name) or {}
@@ -140,12 +156,18 @@ class Catalog:
             content = m.get("content")
             if not isinstance(content, list) or not any(
                     b.get("type") in ("tool_result", "tool_search_tool_result") and
-                    isinstance(b.get("content"), list | dict) for b in content):
+                    isinstance(b.get("content"), list | dict) or
+                    b.get("type") == "tool_addition" for b in content):
                 out.append(m)  # nothing to expand: the message itself, not a copy
                 continue
             blocks = []
             for b in content:
-                if b.get("type") == "tool_result" and isinstance(b.get("content"), list):
+                name = (b.get("tool") or {}).get("name") if b.get("type") == "tool_addition" \
+                    else None
+                if (self.by_name.get(name) or {}).get("defer_loading"):  # surfaced here
+                    b = {"type": "text", "text": json.dumps(self.by_name[name], sort_keys=True,
+                                                            ensure_ascii=False)}
+                elif b.get("type") == "tool_result" and isinstance(b.get("content"), list):
                     b = {**b, "content": [self._definition_text(c) for c in b["content"]]}
                 elif b.get("type") == "tool_search_tool_result" and \
                         isinstance(b.get("content"), dict):

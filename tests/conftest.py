@@ -97,6 +97,8 @@ LONGEST_FIRST = [
     "tests/test_grading.py::graded_ex2",
     "tests/test_grading.py::graded",
     "tests/test_grading.py",
+    "lessons/07b_ranking_and_choosing.ipynb",
+    "lessons/ko/07b_ranking_and_choosing.ipynb",
     "lessons/07_choosing_and_combining.ipynb",
     "lessons/ko/07_choosing_and_combining.ipynb",
     "tests/test_live_check.py::books",

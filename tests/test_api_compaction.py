@@ -108,9 +108,14 @@ def test_on_demand_compaction():
     finished = history + [assistant("The root cause is BAD-DEPLOY.")]  # not a prefill here
     assert ask(c, finished, model="claude-sonnet-5-5", beta=True, betas=NOW_BETA,
                compaction={"type": "summarize"}).stop_reason == "compaction"
-    e = refused(lambda: ask(c, [user("Hi."), later[0]], beta=True, betas=NOW_BETA,
+    e = refused(lambda: ask(c, [later[0]], beta=True, betas=NOW_BETA,
                             compaction={"type": "summarize"}))
     assert e.body["error"]["details"] == {"error_code": "compaction_nothing_to_summarize"}
+    e = refused(lambda: ask(c, [user("Hi."), *later], beta=True, betas=NOW_BETA))
+    assert e.body["error"]["details"] == {"error_code": "compaction_block_misplaced"}
+    e = refused(lambda: ask(c, [{"role": "assistant", "content": [block, block]}, user("Go on.")],
+                            beta=True, betas=NOW_BETA))
+    assert message(e).endswith("a request carries one `compaction` block: send only the newest")
 
 
 def test_the_runner_compacts_before_the_next_turn():

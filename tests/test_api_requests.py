@@ -155,8 +155,9 @@ def test_count_tokens_parameter_is_honoured_or_refused(name, beta):
 @pytest.mark.parametrize("body, text", [
     ({"temperature": 0.2}, "temperature: this parameter is not supported by the offline"),
     ({"frobnicate": 1}, "frobnicate: Extra inputs are not permitted"),
-    ({"messages": [{"role": "system", "content": "Be brief."}, user(TASK)]},
-     "messages.0.role: a `system` message inside `messages` is not supported"),
+    ({"messages": [user(TASK), {"role": "system", "content": "Be brief.",
+                                "clear_at": "next_user_message"}]},
+     "messages.1.clear_at: Extra inputs are not permitted"),
     ({"tools": [{"type": "web_search_20250305", "name": "web_search"}]},
      "tools.0.type: the tool type `web_search_20250305` is not supported"),
     ({"tools": [{**LOG_TOOL, "strict": True}]}, "tools.0.strict: this parameter is not"),
@@ -167,7 +168,7 @@ def test_count_tokens_parameter_is_honoured_or_refused(name, beta):
     ({"messages": [user(TASK), assistant(tool_use("toolu_1", "read_file", {"path": "a"})),
                    user(tool_result("toolu_1", [{"type": "document", "source": {}}]))]},
      "messages.2.content.0.content.0: a `document` block is not supported"),
-], ids=["sampling", "unknown", "system-role", "server-tool", "tool-field", "task-budget",
+], ids=["sampling", "unknown", "turn-scoped-system", "server-tool", "tool-field", "task-budget",
         "image", "document-in-result"])
 def test_fields_outside_the_sdk_signature_are_refused_by_name(body, text):
     c = connect()

@@ -115,3 +115,69 @@ def test_the_default_models_bars_read_its_own_rows():
         [dict(r, model=models.OFFLINE_MODEL) for r in good]))
     bad = [dict(good[0], peak_window_ratio=0.11, cost_to_floor=1.31), dict(good[1], success=0)]
     assert sum(line.startswith("FAILS") for line in bench.check_bars(bad)) == 3
+
+
+def test_the_floors_least_peak_is_its_largest_request_by_hand(live_run):
+    """Each request of the floor holds the frame, what every earlier message left (texts;
+    on a binding model also the notes, the emptied calls and the placeholders) and the
+    newest results whole; the least peak is the largest of them."""
+    thought = iter(s.thinking_tokens for s in live_run.steps)
+    frame, left, requests = live_run.steps[0].input_tokens, 0, []
+    for m in live_run.transcript[1:]:
+        texts = sum(tokens.count(b) for b in blocks(m) if b["type"] == "text")
+        if m["role"] == "assistant":
+            left += texts + next(thought) + sum(tokens.count({**b, "input": {}})
+                                                 for b in blocks(m) if b["type"] == "tool_use")
+            continue
+        results = [b for b in blocks(m) if b["type"] == "tool_result"]
+        requests.append(frame + left + texts + sum(map(tokens.count, results)))
+        left += texts + sum(tokens.count({**b, "content": PLACEHOLDER}) for b in results)
+    assert cost.floor_tokens(live_run)["peak"] == max(requests)
+    assert cost.floor_tokens(live_run)["peak"] <= live_run.peak_input_tokens
+
+
+def _bound(cost_ratio, cost_usd, floor_usd, peak_ratio=0.09, success=1):
+    return {"model": LIVE, "workload": "audit", "size": "large", "strategy": bench.LIVE_BEST,
+            "success": success, "seed": 0, "cost_usd_ratio": cost_ratio, "cost_usd": cost_usd,
+            "cost_floor_usd": floor_usd, "cost_to_floor": round(cost_usd / floor_usd, 3),
+            "peak_window_ratio": peak_ratio, "peak_window": 15_000, "floor_peak_tokens": 14_000,
+            "floor_write_tokens": 19_000, "floor_read_tokens": 2_800_000,
+            "floor_input_tokens": 130_000, "floor_output_tokens": 16_000}
+
+
+def test_a_bar_below_the_runs_own_floor_is_checked_against_that_floor():
+    """0.34x append-only at 0.75 dollars, its floor 0.70: the floor alone is 0.317x, above
+    the 0.25x bar, so the bar is 1.3x that floor (0.412x), and the bound is shown in tokens."""
+    near = bench.check_bars([_bound(0.34, 0.75, 0.70)])
+    cost_line = next(line for line in near if "cost_usd" in line.replace(" ", "_"))
+    assert cost_line.startswith("ok") and "0.317x" in cost_line and "2,800,000" in cost_line
+    assert all(line.startswith("ok") for line in near)
+    far = bench.check_bars([_bound(0.45, 1.00, 0.70)])  # floor 0.315x; 0.45 > 1.3 x 0.315
+    assert sum(line.startswith("FAILS") for line in far) == 2  # the bound and the floor bar
+    low = bench.check_bars([_bound(0.30, 0.75, 0.50)])  # floor 0.2x: the plain bar, missed
+    assert next(line for line in low if "cost usd" in line).startswith("FAILS")
+
+
+def test_the_saved_benchmark_has_both_models_and_the_default_models_bars_hold():
+    import csv
+
+    from test_records import typed_value  # as lesson 7b reads the saved rows
+
+    from coursekit.bench import check_bars
+
+    with open(bench.RESULTS / "results.csv", encoding="utf-8", newline="") as f:
+        saved = [{k: typed_value(v) for k, v in r.items()} for r in csv.DictReader(f)]
+    assert {r["model"] for r in saved} == set(bench.MODELS)
+    lines = [line for line in check_bars(saved) if LIVE in line]
+    assert len(lines) >= 5 and all(line.startswith("ok") for line in lines), lines
+    assert sum(r["size"] == "held-out" and r["strategy"] == bench.LIVE_BEST
+               for r in saved) >= 2
+
+
+@pytest.mark.heavy  # two runs of the 200-file audit on the default model's semantics
+def test_the_default_models_pipeline_meets_its_bars_on_the_large_audit():
+    rows = bench.add_ratios([bench.measure("audit", "large", k, model=LIVE)
+                             for k in ("append-only", bench.LIVE_BEST)])
+    lines = bench.check_bars(rows)
+    assert len(lines) == 3 and all(line.startswith("ok") for line in lines), lines
+    assert rows[1]["cost_to_floor"] <= bench.LIVE_BARS["audit-large"]["floor"]

@@ -263,7 +263,7 @@ def test_blank_text_inside_a_tool_result():
     ([ask(), assistant("a"), {"role": "user", "content": [{"type": "text", "text": 5}]}], 2,
      "messages.2.content.0.text"),
     ([ask(), {"content": "no role"}], 1, "messages.1.role"),
-    ([ask(), {"role": "system", "content": "x"}], 1, "messages.1.role"),
+    ([ask(), {"role": "narrator", "content": "x"}], 1, "messages.1.role"),
     ([ask(), {"role": "assistant"}], 1, "messages.1.content"),
     ([ask(), "not a dict"], 1, "messages.1"),
     ([ask(), {"role": "assistant", "content": 7}], 1, "messages.1.content"),

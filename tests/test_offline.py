@@ -269,7 +269,8 @@ def test_agreement_covers_both_outcomes():
     ({"messages": [ask()], "max_tokens": 10, "tools": [{"name": "f"}]},
      "tools.0.input_schema: Field required"),
     ({"messages": [ask()], "max_tokens": 10, "stream": "yes"}, "stream"),
-    ({"messages": [{"role": "system", "content": "hi"}], "max_tokens": 10}, "messages.0.role"),
+    ({"messages": [{"role": "system", "content": "hi"}], "max_tokens": 10},
+     "messages.0: role 'system' cannot be the first message"),
 ], ids=["unknown-block", "text-not-string", "unknown-tool-id", "max_tokens-negative", "messages-string", "messages-dict", "system-int",
         "system-bad-block", "tool-no-name", "tool-no-schema", "stream", "role-system"])
 def test_malformed_requests_are_400s(client, kwargs, needle):

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import agentlib
-from agentlib import cost
+from agentlib import cost, models
 from agentlib.context import Clearing, Compactor, DropRecords, FoldTexts, cap, drop_records
 from agentlib.context.breakpoints import MARK, Breakpoints
 from agentlib.context.clear import is_cleared
@@ -203,8 +203,8 @@ def test_the_saved_benchmark_is_what_the_records_pipeline_measures():
     with open(bench.RESULTS / "results.csv", encoding="utf-8", newline="") as f:
         saved = list(csv.DictReader(f))
     row = bench.measure("audit", "large", bench.RECORDS)
-    mine = next(r for r in saved if (r["workload"], r["size"], r["strategy"]) ==
-                ("audit", "large", bench.RECORDS))
+    mine = next(r for r in saved if (r.get("model"), r["workload"], r["size"], r["strategy"])
+                == (models.OFFLINE_MODEL, "audit", "large", bench.RECORDS))
     assert {k: str(v) for k, v in row.items()} == {k: mine[k] for k in row}
     assert float(mine["cost_to_floor"]) <= bench.BARS["audit-large-records"]["floor"]
     typed = [{k: typed_value(v) for k, v in r.items()} for r in saved]  # as lesson 7 reads it

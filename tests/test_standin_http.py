@@ -26,6 +26,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import standin
+from agentlib.loop import DEFAULT_SYSTEM
+from agentlib.messages import append_system, tool_removal, user
+from coursekit import workloads
 from standin.http import StandinServer, build_model
 
 REPO = Path(__file__).resolve().parents[1]
@@ -312,6 +315,27 @@ def test_twenty_requests_at_once_are_each_answered_as_sequentially(server):
         assert (status, out) == (want_status, want)
     assert len({out for _, _, out in got}) == len(bodies)  # twenty different replies
 
+
+
+def test_over_http_a_system_message_and_a_tool_change_answer_as_in_process(server):
+    w = workloads.audit(3)
+    body = {"model": "claude-sonnet-5-5", "max_tokens": 512, "tools": w.tools, "system": DEFAULT_SYSTEM,
+            "messages": append_system([user(w.task)], tool_removal("list_files"),
+                                      "Listing is disabled; the files are services/auth.conf.")}
+    status, _, raw = post(server, "/v1/messages", body,
+                          {"anthropic-beta": "mid-conversation-tool-changes-2026-07-01"})
+    assert status == 200
+    here = local_sdk().beta.messages.create(**body, betas=["mid-conversation-tool-changes-2026-07-01"]).to_dict()
+    there = json.loads(raw)
+    assert there["content"] == here["content"] and there["usage"] == here["usage"]
+    assert "list_files" not in [b.get("name") for b in there["content"]]
+    status, _, raw = post(server, "/v1/messages", {**body, "model": "claude-sonnet-5"},
+                          {"anthropic-beta": "mid-conversation-tool-changes-2026-07-01"})
+    assert status == 400 and json.loads(raw)["error"]["message"] == \
+        "role 'system' is not supported on this model"
+    reply = sdk(server).messages.create(**{**body, "messages": append_system(
+        [user(w.task)], "Reminder: answer as a list.")})
+    assert reply.stop_reason == "tool_use"
 
 # ---------------------------------------------------------------- the command
 def free_port() -> int:

@@ -3,9 +3,11 @@
 Like `Compactor`, over `trigger - margin` (the calibrated estimate) the newest `keep`
 messages stay verbatim and the old part is folded; but the summary comes from a request
 with top-level `compaction={"type": "summarize"}` (beta `compact-2026-09-04`), whose
-response is a signed `compaction` block. Later requests send that block first, in place of
-the messages it summarizes (docs/api-facts.md 7.2). The block opens the assistant message
-that the kept part starts with, the shape the threshold edit's replies have (7.1.3).
+response is a signed `compaction` block. The docs' recipe (docs/api-facts.md 7.2): the
+block first, as an assistant message of its own, then the kept turns exactly as they are,
+thinking blocks included. The API accepts that swap, so on a model that binds thinking the
+kept turns' thinking stays valid when the compaction request carries the conversation's
+own `system` and `tools`.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import anthropic
 
 from agentlib.context.compact import Compaction, Compactor
 from agentlib.context.truncate import safe_start
-from agentlib.messages import blocks, validate
+from agentlib.messages import validate
 
 ON_DEMAND_BETA = "compact-2026-09-04"
 
@@ -37,8 +39,10 @@ class OnDemandCompactor(Compactor):
             return messages
         validate(messages)
         cut = safe_start(messages, len(messages) - self.keep)
-        if cut < 2 or messages[cut]["role"] != "assistant":
-            return messages  # the block must open an assistant message
+        while 0 < cut < len(messages) and messages[cut]["role"] == "system":
+            cut = safe_start(messages, cut - 1)  # the first kept message is not a system one
+        if cut < 2:
+            return messages
         old, recent = messages[:cut], messages[cut:]
         spec = {"type": "summarize"}
         if self.instructions:
@@ -57,7 +61,7 @@ class OnDemandCompactor(Compactor):
             self.failures += 1
             self.event = "on-demand compaction returned no summary; history kept"
             return messages
-        out = [{"role": "assistant", "content": [block, *blocks(recent[0])]}, *recent[1:]]
+        out = [{"role": "assistant", "content": [block]}, *recent]  # the kept part unchanged
         after = self.meter.measure(out)
         self.compactions.append(Compaction(self.calls, len(old), before, after,
                                            reply.usage.input_tokens, reply.usage.output_tokens,
