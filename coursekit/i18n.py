@@ -405,6 +405,7 @@ PHRASES.update({
     "({tokens}), above the bar {limit}x, so the bar is {within}x that floor":
         "{v}: {name}, {strategy}: 성공 {s}, {key} 추가 전용의 {got}배. 자기 하한이 {x}배({tokens})로 "
         "기준 {limit}배보다 높으므로, 기준은 그 하한의 {within}배",
+    "{workload} on claude-sonnet-5-5": "claude-sonnet-5-5의 {workload}",
     "write {w}, read {rd}, input {inp}, output {o} tokens":
         "쓰기 {w}, 읽기 {rd}, 입력 {inp}, 출력 {o} 토큰",
     "ok": "통과",
@@ -1275,14 +1276,14 @@ PRINTED.update({  # lesson 7b: the benchmark on the default model
         "파일 200개 감사 과제. 앞의 성공과 $ 배수는 {a}, 나머지는 {b}의 값입니다. $ 배수는 같은 "
         "모델에서 추가 전용 달러의 몇 배인지입니다",
     "x floor": "하한 배수",
+    "and {n} variants of them, equal too (the large size below shows them)":
+        "그 변형 {n}개도 저장된 행과 같습니다(아래의 큰 크기에서 봅니다)",
     "{m}: a client clear (keep 1) changes message {i}; the {n} replies after it lose their "
     "thinking, {t:,} of the {a:,} tokens of notes":
         "{m}: 클라이언트의 비우기(keep 1)는 메시지 {i}부터 바꿉니다. 그 뒤의 응답 {n}개가 사고 "
         "블록을 잃고, 메모 {a:,} 토큰 가운데 {t:,} 토큰이 사라집니다",
     "{k}: ${c:.4f}, {x}x append-only's dollars and {f}x its own floor; peak {p:,} tokens, {q}x":
         "{k}: ${c:.4f}, 추가 전용 달러의 {x}배, 자기 하한의 {f}배. 최대치 {p:,} 토큰, {q}배",
-    "its own floor: {x:.3f}x append-only's dollars ({t}); its least peak {p} ({y:.3f}x)":
-        "자기 하한: 추가 전용 달러의 {x:.3f}배({t}). 가장 낮은 최대치는 {p}({y:.3f}배)",
 })
 
 

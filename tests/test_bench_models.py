@@ -181,3 +181,20 @@ def test_the_default_models_pipeline_meets_its_bars_on_the_large_audit():
     lines = bench.check_bars(rows)
     assert len(lines) == 3 and all(line.startswith("ok") for line in lines), lines
     assert rows[1]["cost_to_floor"] <= bench.LIVE_BARS["audit-large"]["floor"]
+
+
+def test_client_side_pipelines_fail_on_the_default_model_and_the_report_says_why():
+    """The cheapest pipelines of course-model-1 edit the history on the client: on the
+    default model each edit drops the notes after it, the agent reads its files again and
+    stops at the audit's step limit (two reads a file, plus 40); results.md lists them."""
+    rows = [bench.measure("audit", "small", k, model=m)
+            for m in bench.MODELS for k in (bench.BEST, bench.RECORDS, bench.LIVE_BEST)]
+    course, live = rows[:3], rows[3:]
+    assert all(r["success"] and r["stopped"] == "answered" for r in course)
+    for r in live[:2]:
+        assert not r["success"] and r["stopped"] == "max_steps"
+        assert r["model_calls"] == 2 * r["n"] + 40 and r["re_reads"] > r["n"]
+    assert live[2]["success"] and live[2]["model_calls"] < 2 * live[2]["n"]
+    note = bench.binding_note([dict(r, size="large") for r in live])
+    lost = note.split("plus 40): ", 1)[1].split(". (")[0]  # the runs that lost their notes
+    assert f"{bench.BEST} 64 calls" in lost and bench.LIVE_BEST not in lost
