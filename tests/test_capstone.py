@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import html
+import json
 import os
 import stat
 import subprocess
@@ -193,7 +194,13 @@ def test_a_small_class_goes_through_the_grader_into_the_board(tmp_path: Path):
     by = {r["student"]: r for r in rows}
     assert by["honest"]["solved"] == "8" and float(by["honest"]["score"]) > 800
     assert by["naive"]["solved"] == "2" and by["naive"]["constraints"] == "2"
-    assert by["over_cap"]["audit"] == "0" and by["over_cap"]["constraints"] == "0"
+    # over the cap: the runs it stopped are failures (which ones depends on the drawn sizes)
+    report = json.loads((tmp_path / "board-grades-reports" / "over_cap" / "10.json")
+                        .read_text(encoding="utf-8"))
+    runs = next(r["data"]["runs"] for r in report["results"] if r.get("data"))
+    stopped = [r for r in runs if r["over"]]
+    assert stopped and not any(r["success"] for r in stopped)
+    assert int(by["over_cap"]["solved"]) == 8 - len(stopped)
     assert float(by["over_cap"]["dollars"]) > float(by["honest"]["dollars"])
     assert by["delegating"]["score"] == "0.0" and "course's own" in by["delegating"]["note"]
     assert by["append-only"]["note"] == "reference" and by["course's best"]["solved"] == "8"
