@@ -3,6 +3,10 @@
     python -m classroom.grade SUBMISSIONS... [--assignment 02] [--csv grades.csv]
         [--reports DIR] [--jobs N] [--cell-timeout 30] [--check-timeout 20]
         [--deadline 300] [--memory-mb 2048] [--points points.json] [--fresh]
+        [--leaderboard board.html] [--lang ko]
+
+`--leaderboard board.html` (the capstone, assignment 10) also writes a ranked page and
+board.csv (classroom/grader/leaderboard.py); rerun it after new submissions to update it.
 
 SUBMISSIONS are notebooks or folders: a folder per assignment with one notebook per
 student (`02/alice.ipynb`), or a folder per student with their notebooks
@@ -192,7 +196,9 @@ def grade_one(sub: Submission, columns: list[tuple[str, str, float]], options: d
            "mode": mode, "secret": options.get("secret"),
            "cell_timeout": options["cell_timeout"], "check_timeout": options["check_timeout"],
            "deadline": options["deadline"], "limits": options["limits"]}
-    hard = options["deadline"] + len(exercises) * (options["check_timeout"] + 10) + 90
+    longest = max((grading.time_limit(c, options["check_timeout"]) for ex in exercises
+                   for c in grading.CHECKS.get(ex, [])), default=options["check_timeout"])
+    hard = options["deadline"] + len(exercises) * (longest + 10) + 90
     start = time.monotonic()
     proc = subprocess.Popen([sys.executable, "-P", "-m", "classroom.grader.worker"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -301,10 +307,12 @@ def grade_class(paths: list[str], *, assignment: str | None = None,
                 limits: Limits | None = None, points: dict[str, float] | None = None,
                 fresh: bool = False, progress: Callable[[str], None] | None = None,
                 checks_files: list[str] = (), language: str = "en",
-                ) -> list[Graded]:
+                secret: int | None = None) -> list[Graded]:
     """Grade every notebook under `paths`; write rows and reports as each is done.
     `checks_files`: Python files of one's own checks, graded like the course's.
-    `language`: "en" or "ko", the language of the reports (the CSV keeps English keys)."""
+    `language`: "en" or "ko", the language of the reports (the CSV keeps English keys).
+    `secret`: what the checks draw their inputs from (default: drawn now; a leaderboard
+    keeps its own, so that a rerun meets the same tasks)."""
     if language not in i18n.LANGS:
         raise ValueError(f"language must be one of {', '.join(i18n.LANGS)}, got {language!r}")
     own = [Path(f).resolve() for f in checks_files]
@@ -344,7 +352,8 @@ def grade_class(paths: list[str], *, assignment: str | None = None,
         fingerprint = digest(site, box, *kernels.values())
         options = {"cell_timeout": cell_timeout, "check_timeout": check_timeout,
                    "deadline": deadline, "limits": vars(limits or Limits()),
-                   "secret": int.from_bytes(os.urandom(8), "big")}  # the checks' inputs
+                   "secret": secret if secret is not None  # the checks' inputs
+                   else int.from_bytes(os.urandom(8), "big")}
         lock = threading.Lock()
         counter = iter(range(1, 1_000_000))
 
@@ -436,12 +445,28 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--checks", action="append", default=[], metavar="FILE",
                    help="a Python file of your own checks (like classroom/checks/lesson01.py); "
                    "repeat for several")
+    p.add_argument("--leaderboard", metavar="BOARD.html",
+                   help="the capstone (assignment 10): also write a ranked page BOARD.html and "
+                   "BOARD.csv, on tasks drawn from BOARD.secret (kept for reruns); grades go to "
+                   "--csv, default BOARD-grades.csv, so that a rerun grades only new notebooks")
     p.add_argument("--lang", choices=i18n.LANGS, default=os.environ.get("AGENTLIB_LANG") or "en",
                    help="the language of the reports: en or ko (default: $AGENTLIB_LANG, else en)")
     args = p.parse_args(argv)
     exercises = [e.strip() for e in args.exercises.split(",")] if args.exercises else None
     limits = Limits(memory_mb=args.memory_mb,
                     cpu_seconds=int(args.deadline + 60))
+    secret = None
+    if args.leaderboard:
+        from classroom.grader import leaderboard
+
+        board = Path(args.leaderboard)
+        if board.suffix.lower() not in (".html", ".htm"):
+            p.error(f"--leaderboard {args.leaderboard}: name an .html file")
+        if args.assignment and course.normalize(args.assignment) != leaderboard.ASSIGNMENT:
+            p.error("--leaderboard ranks the capstone: use it with --assignment 10 (or none)")
+        args.assignment = leaderboard.ASSIGNMENT
+        args.csv = args.csv or str(board.with_name(board.stem + "-grades.csv"))
+        secret = leaderboard.board_secret(board)
     try:
         graded = grade_class(
             args.submissions, assignment=args.assignment, exercises=exercises,
@@ -449,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
             cell_timeout=args.cell_timeout, check_timeout=args.check_timeout,
             deadline=args.deadline, limits=limits, points=load_points(args.points),
             fresh=args.fresh, progress=lambda line: print(line, file=sys.stderr, flush=True),
-            checks_files=args.checks, language=args.lang)
+            checks_files=args.checks, language=args.lang, secret=secret)
     except FileNotFoundError as exc:
         p.error(str(exc))
     except KeyError as exc:
@@ -460,6 +485,11 @@ def main(argv: list[str] | None = None) -> int:
     print(table(graded, args.lang))
     if args.csv:
         print(f"wrote {args.csv}")
+    if args.leaderboard:
+        page, rows = leaderboard.write(board, graded, secret, args.lang)
+        print(leaderboard.text(leaderboard.entries(graded), leaderboard.references(secret),
+                               args.lang))
+        print(f"wrote {page} and {rows}")
     return 0
 
 

@@ -40,6 +40,10 @@ on a namespace whose functions call the learner's across a process boundary
 in the learner's process, and `in_learner_process(fn, ...)` runs a helper there (one of
 classroom/harness.py, e.g. one that simulates a crash around the learner's function).
 
+A check that runs whole agents (the capstone) may ask for more time (`register(...,
+seconds=N)`) and keep what it measured with its result (`record(score=..., runs=...)`:
+`Result.data`, in the grader's JSON reports, which the capstone's leaderboard ranks).
+
 Graded work is the learner's own: `own_work(exercise, *specs)` declares the library code
 an exercise asks the learner to write (classroom/ownwork.py says how specs read). In a
 learner's kernel, a watch records any of it that runs while a check calls the learner's
@@ -93,6 +97,7 @@ class Check:
     hint: str = ""
     needs: tuple[str, ...] = ()
     points: float = 1.0
+    seconds: float | None = None  # its own time limit, when it runs agents (the capstone)
 
 
 @dataclass(frozen=True)
@@ -105,6 +110,7 @@ class Result:
     detail: str = ""
     hint: str = ""
     note: str = ""  # said beside the status: the work was not the learner's own
+    data: dict | None = None  # what the check measured (`record`), for a leaderboard
 
     def line(self, same_as_above: bool = False, language: str | None = None) -> str:
         """The one line `check` prints for this result, in the learner's language (the
@@ -197,9 +203,11 @@ OPEN_BOOK: dict[str, str] = {}
 
 def register(
     exercise: str, title: str, *, hint: str = "", needs: Iterable[str] = (),
-    points: float = 1.0,
+    points: float = 1.0, seconds: float | None = None,
 ) -> Callable[[CheckFn], CheckFn]:
     """Decorator: add `fn` as a check of `exercise`, worth `points` in the gradebook.
+    `seconds`: the check's own time limit, when it needs more than the usual one (it
+    runs whole agents: the capstone).
 
     `needs` names the learner's objects the check uses; if one is not defined the check
     reports MISSING instead of a confusing KeyError. Registering the same exercise and
@@ -207,7 +215,7 @@ def register(
     """
 
     def decorator(fn: CheckFn) -> CheckFn:
-        new = Check(exercise, title, fn, hint, tuple(needs), float(points))
+        new = Check(exercise, title, fn, hint, tuple(needs), float(points), seconds)
         checks = CHECKS.setdefault(exercise, [])
         for i, old in enumerate(checks):
             if old.title == title:
@@ -522,7 +530,7 @@ def _judged(result: Result, seen: tuple[list[str], list[str], list[str], list[st
     if mode == "fail":
         return Result(result.exercise, result.check, "fail", detail, result.hint)
     return Result(result.exercise, result.check, result.status, result.detail, result.hint,
-                  detail)
+                  detail, result.data)
 
 
 COURSE_PACKAGES = ("agentlib", "coursekit", "standin", "apiwire", "classroom")
@@ -622,13 +630,39 @@ def _why_missing(ns: Any, name: str) -> str:
     return f"no `{name}` defined yet: run its cell first"
 
 
+_RECORDED: dict = {}
+
+
+def record(**data: Any) -> None:
+    """Keep plain data a check measured (numbers, short texts) with its result: the
+    gradebook's reports hold it, and the capstone's leaderboard reads it."""
+    _RECORDED.update(data)
+
+
+def time_limit(c: Check, timeout: float | None) -> float | None:
+    """The time a check gets: the usual limit, or its own when it asks for more."""
+    if timeout is None or c.seconds is None:
+        return timeout
+    return max(timeout, c.seconds)
+
+
 def _run_one(c: Check, ns: Any, timeout: float | None) -> Result:
+    result = _run_measured(c, ns, timeout)
+    if _RECORDED:
+        result = Result(result.exercise, result.check, result.status, result.detail,
+                        result.hint, result.note, dict(_RECORDED))
+        _RECORDED.clear()
+    return result
+
+
+def _run_measured(c: Check, ns: Any, timeout: float | None) -> Result:
+    _RECORDED.clear()
     missing = [name for name in c.needs if name not in ns]
     if missing:
         return Result(c.exercise, c.title, "missing",
                       "; ".join(_why_missing(ns, n) for n in missing), c.hint)
     try:
-        with _time_limit(ns, timeout):
+        with _time_limit(ns, time_limit(c, timeout)):
             c.fn(ns)
     except NotImplementedError:
         return Result(c.exercise, c.title, "todo", "not attempted yet", c.hint)
@@ -694,10 +728,10 @@ def run_checks(names: str | Iterable[str], namespace: Any,
                 mine = [a for a in aliases if any(a.startswith(f"`{n}`") for n in c.needs)]
                 if mine and result.status == "pass" and not result.note:
                     result = Result(ex, c.title, result.status, result.detail, result.hint,
-                                    IMPORTED_NOTE.format(how=mine[0]))
+                                    IMPORTED_NOTE.format(how=mine[0]), result.data)
                 if borrowed and result.status == "pass" and not result.note:
                     result = Result(ex, c.title, result.status, result.detail, result.hint,
-                                    CHECKS_NOTE.format(names=_quoted(borrowed)))
+                                    CHECKS_NOTE.format(names=_quoted(borrowed)), result.data)
                 if result.status in ("timeout", "crashed"):
                     stopped = result
                 results.append(result)

@@ -12,6 +12,7 @@ a notebook that rebinds `classroom.harness` (or its functions' globals) changes 
 - `write_crashing`, `write_renaming`: the learner's write under a simulated crash or with
   its renames recorded (ex6.atomic_write);
 - `run_pipeline`: the learner's pipeline run on the check's audit (ex7.pipeline);
+- `run_setup`: the learner's setup run on one of the capstone's tasks (ex10.my_agent);
 - `SmallRun`, `SmallStep`: hand-made runs, rebuilt there with their properties (ex8).
 
 A check reaches them with `grading.in_learner_process` and `grading.portable`.
@@ -201,25 +202,52 @@ def run_pipeline(fn, client, work, notes_dir: str, max_steps: int, max_tokens: i
     """Build the learner's pipeline and run the audit with it, where the learner's code
     lives: {"error": what went wrong or None, "stopped": how run_agent ended}. Never
     raises (except NotImplementedError: a TODO)."""
+    return _run_spec(fn, "pipeline(client, workload, notes_dir)", PIPELINE_KEYS, client, work,
+                     notes_dir, max_steps, max_tokens)
+
+
+SETUP_KEYS = (*PIPELINE_KEYS, "max_tokens")
+MAX_TOKENS_RANGE = (256, 8192)  # what a capstone setup may ask for (its output is paid)
+
+
+def run_setup(fn, client, work, notes_dir: str, max_steps: int, max_tokens: int) -> dict:
+    """The capstone: the learner's setup for one task, run on it where the learner's code
+    lives; the same answer as `run_pipeline`. `max_tokens` is the default, which the setup
+    may change within MAX_TOKENS_RANGE."""
+    return _run_spec(fn, "my_agent(client, task, notes_dir)", SETUP_KEYS, client, work,
+                     notes_dir, max_steps, max_tokens)
+
+
+def setup_keys(fn, client, work, notes_dir: str) -> list[str]:
+    """The keys of the learner's setup for one task (built, not run): a check calls the
+    learner's function this way when it needs only to see what that function runs."""
+    spec = fn(client, work, notes_dir)
+    return sorted(map(str, spec)) if isinstance(spec, dict) else []
+
+
+def _run_spec(fn, call: str, keys: tuple[str, ...], client, work, notes_dir: str,
+              max_steps: int, max_tokens: int) -> dict:
+    text = ", ".join(keys)
     try:
         spec = fn(client, work, notes_dir)
     except NotImplementedError:
         raise
     except Exception as e:
-        return {"error": _raised("pipeline(client, workload, notes_dir)", e)}
+        return {"error": _raised(call, e)}
     if not isinstance(spec, dict):
-        return {"error": f"pipeline should return a dict with keys among {KEYS_TEXT}; "
+        return {"error": f"{call.split('(')[0]} should return a dict with keys among {text}; "
                          f"got {type(spec).__name__}"}
-    unknown = sorted(set(spec) - set(PIPELINE_KEYS))
+    unknown = sorted(set(spec) - set(keys), key=str)
     if unknown:
-        return {"error": f"unknown key(s) {', '.join(map(repr, unknown))}: use {KEYS_TEXT}"}
+        return {"error": f"unknown key(s) {', '.join(map(repr, unknown))}: use {text}"}
     context = spec.get("context") or []
     if not isinstance(context, list | tuple) or not all(callable(s) for s in context):
         return {"error": "'context' should be a list of strategies (callables: messages -> "
                          f"messages), got {context!r:.120}"}
     if any(isinstance(s, Compactor) and s.client is not client for s in context):
         return {"error": "a Compactor uses another client: build it with the `client` "
-                         "pipeline receives, so that its summary calls are counted too"}
+                         f"{call.split('(')[0]} receives, so that its summary calls are "
+                         "counted too"}
     cache = spec.get("cache", True)
     if not isinstance(cache, bool) and not callable(cache):
         return {"error": "'cache' should be True, False or a breakpoint placer (a callable: "
@@ -228,6 +256,13 @@ def run_pipeline(fn, client, work, notes_dir: str, max_steps: int, max_tokens: i
         if spec.get(key) is not None and not isinstance(spec[key], Toolbox):
             return {"error": f"'{key}' should be an agentlib.tools.Toolbox, got "
                              f"{type(spec[key]).__name__}"}
+    if "max_tokens" in spec:
+        low, high = MAX_TOKENS_RANGE
+        asked = spec["max_tokens"]
+        if not isinstance(asked, int) or isinstance(asked, bool) or not low <= asked <= high:
+            return {"error": f"'max_tokens' should be an integer from {low} to {high}, got "
+                             f"{asked!r:.60}"}
+        max_tokens = asked
     if spec.get("toolbox") is not None:
         work.toolbox = spec["toolbox"]
     try:

@@ -1178,6 +1178,50 @@ PRINTED: dict[str, str] = {
         "스크립트의 출력은 하나씩 읽은 결과의 {r:.2f}배입니다",
 }
 
+# the capstone (exercise 10, issue 34): its report, its plot, the class leaderboard
+PHRASES.update({
+    "task": "과제",
+    "model": "모델",
+    "setup": "설정",
+    "solved": "해결",
+    "yes": "예",
+    "no": "아니요",
+    "over the cap": "상한 초과",
+    "you": "나",
+    "course's best": "코스의 최선",
+    "user turns": "사용자 턴",
+    "definitions (tokens)": "정의(토큰)",
+    "capstone: {n} runs ({f} tasks x {m} models), a window of {w:,} tokens, a cap of ${c:.2f} "
+    "a run": "캡스톤: 실행 {n}번(과제 {f}개 × 모델 {m}개), 윈도우 {w:,} 토큰, 실행마다 상한 ${c:.2f}",
+    "{who:14} score {s:6.1f}: {k} of {n} solved, ${d:.4f}, peak {p:,}":
+        "{who:14} 점수 {s:6.1f}: {n}번 중 {k}번 해결, ${d:.4f}, 최대치 {p:,}",
+    "score = sum over the runs solved within the cap of {a} + {b} x (1 - dollars / ${c:.2f}) + "
+    "{d} x (1 - peak / {w:,})": "점수 = 상한 안에서 해결한 실행 하나마다 다음을 더한 값: {a} + {b} × "
+                                "(1 - 비용 / ${c:.2f}) + {d} × (1 - 최대치 / {w:,})",
+    "the capstone: runs solved against dollars": "캡스톤: 비용 대비 해결한 실행 수",
+    "dollars, all runs (cache on)": "비용(달러), 모든 실행(캐시 켬)",
+    "runs solved (of {n})": "해결한 실행 수({n}번 중)",
+    "the frontier: no setup solves more for less": "경계선: 더 적은 비용으로 더 많이 해결하는 설정이 없음",
+    # the leaderboard (classroom/grader/leaderboard.py)
+    "Capstone leaderboard": "캡스톤 순위표",
+    "rank": "순위",
+    "student": "학생",
+    "score": "점수",
+    "runs solved": "해결한 실행",
+    "peak window": "최대 윈도우",
+    "note": "참고",
+    "reference": "기준",
+    "{n} students, {k} tasks on {m} models drawn at grading time, a window of {w:,} tokens, "
+    "a cap of ${c:.2f} a run": "학생 {n}명, 채점할 때 뽑은 과제 {k}개를 모델 {m}개에서, 윈도우 "
+                               "{w:,} 토큰, 실행마다 상한 ${c:.2f}",
+    "Click a column's heading to sort by it; click again to reverse.":
+        "열 제목을 누르면 그 열로 정렬합니다. 한 번 더 누르면 순서가 뒤집힙니다.",
+    "each family: runs solved on both models": "유형마다: 두 모델에서 해결한 실행 수",
+    "the class on the frontier": "경계선 위의 반 전체",
+    "no points: the setup used the course's own pipelines": "점수 없음: 코스 자체의 파이프라인을 썼습니다",
+    "not graded": "채점되지 않음",
+})
+
 # lesson 01b (issue 32): the prompt cache
 PRINTED.update({
     "the first request": "첫 요청",

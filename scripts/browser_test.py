@@ -9,7 +9,10 @@ with a token, and then: checks what a learner sees first (the course's start pag
 Nbgrader menu or panel, no prompt about Jupyter news); opens every lesson and checks that
 opening it does not mark it changed; runs all cells of lesson 01 and checks that no cell
 shows an error; moves the context-window viewer's slider with the keyboard and checks
-that the view changes. Screenshots go to --out. It stops only the processes it started.
+that the view changes; opens the capstone's leaderboard page (a made-up class, in English
+and Korean: `course.py grade ... --leaderboard`) and checks that its table and frontier
+plot are drawn and that a click on a column's heading sorts the rows by it, both ways.
+Screenshots go to --out. It stops only the processes it started.
 Exit status 0: passed; 1: failed; 3: skipped (no Chromium on this machine; the message
 says how to install it).
 
@@ -320,8 +323,69 @@ def teacher_extension_installed() -> bool:
             "nbgrader").is_dir()
 
 
+BOARD_CLASS = [("ada", 8, 0.020), ("bo", 5, 0.050), ("cy", 2, 0.012), ("dee", 7, 0.070)]
+"""The made-up capstone class of the board: (student, runs solved, dollars a run)."""
+
+
+def leaderboard_pages(folder: Path) -> dict[str, Path]:
+    """The capstone's leaderboard of BOARD_CLASS (classroom/grader/leaderboard.py), one page
+    per language, with the course's references computed as the grader computes them."""
+    from classroom.checks import lesson10
+    from classroom.grader import leaderboard
+    from classroom.grader.gradebook import Graded
+
+    def runs(solved: int, cost: float) -> list[dict]:
+        pairs = [(f, m) for f in lesson10.FAMILIES for m in lesson10.MODELS]
+        out = []
+        for i, (family, model) in enumerate(pairs):
+            t = lesson10.Trial(family, model, success=i < solved, cost=cost, peak=3_000 + i)
+            out.append({**t.__dict__, "points": t.points})
+        return out
+
+    graded = [Graded(name, "10", f"{name}.ipynb", "0" * 64, [], [
+        {"exercise": leaderboard.EXERCISE, "check": "returns a setup", "status": "pass",
+         "detail": "", "hint": "", "data": {"runs": runs(solved, cost)}}])
+        for name, solved, cost in BOARD_CLASS]
+    pages = {}
+    for language in ("en", "ko"):
+        pages[language] = folder / f"board-{language}.html"
+        leaderboard.write(pages[language], graded, secret=1, language=language)
+    return pages
+
+
+def board_view(browser, pages: dict[str, Path], out: Path, failures: list[str]) -> None:
+    """The leaderboard in the browser: rows, the plot, sorting by a click, both ways."""
+    page = browser.new_page()
+    page.goto(pages["en"].as_uri())
+    rows = page.locator("table.board tbody tr")
+    students = [(rows.nth(i).locator("td").nth(1).text_content() or "").strip()
+                for i in range(rows.count())]
+    check(students[:4] == ["ada", "dee", "bo", "cy"] and rows.count() == len(BOARD_CLASS) + 2,
+          f"the leaderboard ranks the class and shows the references ({students})", failures)
+    box = page.locator(".plot svg").bounding_box()
+    check(bool(box) and box["width"] > 200 and box["height"] > 100,
+          f"the leaderboard's frontier plot is drawn ({box})", failures)
+    heads = [(h or "").strip() for h in page.locator("table.board th").all_text_contents()]
+    column = heads.index("dollars")
+    values = f"els => els.map(e => parseFloat(e.cells[{column}].dataset.value))"
+    shown = []
+    for _ in range(2):  # ascending, then descending
+        page.locator("table.board th").nth(column).click()
+        shown.append(rows.evaluate_all(values))
+    check(shown[0] == sorted(shown[0]) and shown[1] == sorted(shown[1], reverse=True)
+          and shown[0] != shown[1], f"a click on 'dollars' sorts the board both ways ({shown})",
+          failures)
+    page.screenshot(path=str(out / "05-leaderboard-sorted.png"), full_page=True)
+    page.goto(pages["ko"].as_uri())
+    title = (page.locator("h1").text_content() or "").strip()
+    check(title == "캡스톤 순위표" and page.locator(".plot svg").count() == 1,
+          f"the Korean leaderboard reads in Korean ({title!r})", failures)
+    page.screenshot(path=str(out / "06-leaderboard-ko.png"), full_page=True)
+    page.close()
+
+
 def session(chromium: str, root: Path, base: str, token: str, out: Path,
-            start: str) -> list[str]:
+            start: str, boards: dict[str, Path] | None = None) -> list[str]:
     from playwright.sync_api import expect, sync_playwright
 
     failures: list[str] = []
@@ -399,6 +463,8 @@ def session(chromium: str, root: Path, base: str, token: str, out: Path,
                   "(Debian/Ubuntu: `sudo apt install fonts-nanum`)", flush=True)
         page.screenshot(path=str(out / "04-korean-ran-all-cells.png"), full_page=True)
         stop_kernels(page, base)
+        if boards:
+            board_view(browser, boards, out, failures)
         browser.close()
     changed = [p for p in lessons if (root / p).read_bytes() != before[p]]
     check(not changed, "no notebook file was written by opening or running it"
@@ -426,8 +492,10 @@ def main(argv: list[str] | None = None) -> int:
         port, token = free_port(), secrets.token_hex(16)
         proc, start = start_lab(root, port, token, out / "jupyterlab.log", Path(tmp) / "lab")
         try:
+            boards = leaderboard_pages(Path(tmp))
             wait_ready(port, token, proc)
-            failures = session(chromium, root, f"http://127.0.0.1:{port}", token, out, start)
+            failures = session(chromium, root, f"http://127.0.0.1:{port}", token, out, start,
+                               boards)
         finally:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)  # our JupyterLab and its kernels only

@@ -50,6 +50,7 @@ LESSONS = [  # (label, lesson notebook, exercise notebook or None)
      "08_subagents_and_context_isolation"),
     ("09 tools in the window", "09_tools_in_the_window", "09_tools_in_the_window"),
     ("09b loaded tools, scripts that call tools", "09b_loaded_tools_and_scripts", None),
+    ("10 capstone (an exercise only)", None, "10_capstone"),
 ]
 
 
@@ -81,7 +82,8 @@ def lesson_minutes(path: Path) -> int:
 def rows() -> list[dict]:
     out = []
     for label, lesson, exercise in LESSONS:
-        s = notebook_stats(ROOT / "lessons" / f"{lesson}.ipynb")
+        s = notebook_stats(ROOT / "lessons" / f"{lesson}.ipynb") if lesson else \
+            {"words": 0, "code": 0, "functions": 0}
         row = {"label": label, **s,
                "minutes": round5(s["words"] / READING_WPM + s["code"] * CODE_CELL_MIN),
                "ex_functions": 0, "ex_minutes": 0}
@@ -104,7 +106,8 @@ def table() -> str:
         total_l += r["minutes"]
         total_e += r["ex_minutes"]
         ex = (f"{r['ex_functions']} | {r['ex_minutes']}" if r["ex_functions"] else "– | –")
-        lines.append(f"| {r['label']} | {r['words']:,} | {r['code']} | {r['minutes']} | {ex} |")
+        lesson = f"{r['words']:,} | {r['code']} | {r['minutes']}" if r["words"] else "– | – | –"
+        lines.append(f"| {r['label']} | {lesson} | {ex} |")
     lines.append(f"| **all** | | | **{total_l}** | | **{total_e}** |")
     lines.append(END)
     return "\n".join(lines)

@@ -1648,6 +1648,37 @@ _DIV_KO = ("프롬프트의 순서대로 비교해 처음 다른 것을 반환�
            "설정(thinking, tool_choice: 'unavailable'), 그다음 메시지입니다(직전 요청의 메시지들이 "
            "지금 메시지들의 앞부분이어야 합니다). cache_control은 무시하세요. 레슨 1b의 '무엇이 "
            "접두부를 소리 없이 깨뜨리는가' 절을 보세요")
+_CAPSTONE_HINT_KO = (
+    "과제의 이름(task.name)과 모델(agentlib.models.model_name(client))을 읽으세요. 감사 과제와 바늘 찾기 "
+    "과제는 읽기에 상한을 두고 결과를 비우세요(사고 블록을 대화에 묶는 모델에서는 API가 비우게 하세요: "
+    "클라이언트가 편집하면 메모가 사라집니다). ops 카탈로그는 도구 검색 뒤로 지연 로딩하고, 캐시 중단점은 "
+    "변하지 않는 부분 뒤에 두세요")
+CHECKS_KO.update({
+    ("ex10.my_agent", "returns a setup run_agent can use, for every task and model"): (
+        "모든 과제와 모델에서 run_agent가 쓸 수 있는 설정을 돌려준다",
+        "context, toolbox, system, extra_tools, extra, cache, max_tokens 가운데의 키로 된 dict를 "
+        "반환하세요"),
+    **{("ex10.my_agent", f"solves the {family} task on both models within the cap"): (
+        f"두 모델 모두에서 상한 안에 {family} 과제를 해결한다", _CAPSTONE_HINT_KO)
+       for family in ("audit", "needle", "constraints", "ops")},
+})
+PHRASES_KO.update({
+    # ex10.my_agent (the capstone; the run's errors come from classroom/harness.py)
+    "my_agent should return a dict with keys among {keys}; got {type}": (
+        "my_agent는 {keys} 가운데의 키로 된 dict를 반환해야 합니다. 받은 값의 타입: {type}"),
+    "a Compactor uses another client: build it with the `client` my_agent receives, so that its "
+    "summary calls are counted too": (
+        "Compactor가 다른 클라이언트를 씁니다: my_agent가 받은 `client`로 만드세요. 그래야 요약 "
+        "호출도 함께 셉니다"),
+    "'max_tokens' should be an integer from {low} to {high}, got {got}": (
+        "'max_tokens'는 {low}부터 {high}까지의 정수여야 합니다. 받은 값: {got}"),
+    "{family} on {model}, no run: {error}": "{model}의 {family}: 실행하지 못함: {error}",
+    "{family} on {model}: spent ${c}, over the ${cap} cap": (
+        "{model}의 {family}: ${c} 사용, 상한 ${cap} 초과"),
+    "{family} on {model}: {ended} after {n} calls, {detail}, peak {p}, ${c}": (
+        "{model}의 {family}: 호출 {n}번 뒤 {ended}, {detail}, 최대치 {p}, ${c}"),
+})
+
 CHECKS_KO.update({
     ("ex1b.place_breakpoints", "marks the end of the system prompt and the newest block, "
      "nothing else"): ("시스템 프롬프트의 끝과 가장 새 블록에만 표시한다", _BP_KO),

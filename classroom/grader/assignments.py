@@ -63,6 +63,8 @@ def course_assignments() -> dict[str, list[str]]:
 def normalize(name: str) -> str:
     """'2', '02', '02_truncation_and_the_400', 'lesson02' -> '02'; '1b', '01b_the_prompt_cache'
     -> '01b' (KeyError if unknown)."""
+    if name.strip().lower() == "capstone":  # the capstone is exercise 10
+        name = "10"
     m = FILE_NUMBER.match(name.strip())
     key = _key(m) if m else name
     if m and key not in course_assignments():  # '02b_notes': a letter that names no part

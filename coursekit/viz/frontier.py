@@ -144,3 +144,55 @@ def plot_frontier(rows: Sequence[dict], ax: Any = None, *, title: str | None = N
                        for r in sorted(rows, key=lambda r: -float(r["cost_usd_ratio"]))
                        if r["strategy"] in named], avoid=avoid)
     return ax.figure
+
+
+def pareto(points: Sequence[dict]) -> list[dict]:
+    """The points no other point beats: none solves as many runs or more for fewer dollars
+    (or more runs for as many), sorted by dollars."""
+    front = [p for p in points if not any(
+        q["solved"] >= p["solved"] and q["dollars"] <= p["dollars"]
+        and (q["solved"] > p["solved"] or q["dollars"] < p["dollars"]) for q in points)]
+    return sorted(front, key=lambda p: (p["dollars"], -p["solved"]))
+
+
+@localized
+def plot_capstone(points: Sequence[dict], *, runs: int, cap: float, ax: Any = None,
+                  title: str | None = None) -> Any:
+    """The capstone's frontier: runs solved against dollars (cache on), one point per setup
+    (`label`, `solved`, `dollars`, `kind`: "reference" drawn as a grey square, any other
+    as a dot), the frontier of the points no other beats as a step line. Returns the Figure."""
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.5, 4.4))
+    front = pareto(points)
+    if len(front) > 1:
+        xs, ys = [], []
+        for p in front:
+            xs += [p["dollars"], p["dollars"]] if xs else [p["dollars"]]
+            ys += [ys[-1], p["solved"]] if ys else [p["solved"]]
+        ax.plot(xs, ys, "-", color="tab:green", linewidth=1.2, alpha=0.6,
+                label="the frontier: no setup solves more for less")
+    for p in points:  # the references under the students' points
+        if p.get("kind") == "reference":
+            ax.plot(p["dollars"], p["solved"], "s", color="#555555", markersize=9, zorder=2)
+        else:
+            ax.plot(p["dollars"], p["solved"], "o", color="tab:blue", markersize=6, zorder=3)
+    top = max([p["dollars"] for p in points] + [cap * 0.25])
+    ax.set(xlim=(0, top * 1.25), ylim=(-0.5, runs + 0.8),
+           xlabel="dollars, all runs (cache on)", ylabel=f"runs solved (of {runs})")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"${v:g}"))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.grid(True, alpha=0.2)
+    ax.set_title(title or "the capstone: runs solved against dollars")
+    avoid = []
+    if len(front) > 1:
+        legend = ax.legend(fontsize=8, frameon=False, loc="lower right")
+        ext = legend.get_window_extent(ax.figure.canvas.get_renderer())
+        avoid.append((ext.x0, ext.y0, ext.x1, ext.y1))
+    korean = lang() == "ko"
+    _place_labels(ax, [(p["dollars"], p["solved"],
+                        translate(p["label"]) if korean else p["label"]) for p in points],
+                  avoid=avoid)
+    return ax.figure
