@@ -1206,7 +1206,7 @@ PHRASES.update({
     "Capstone leaderboard": "캡스톤 순위표",
     "rank": "순위",
     "student": "학생",
-    "score": "점수",
+    "score (points)": "점수",
     "runs solved": "해결한 실행",
     "peak window": "최대 윈도우",
     "note": "참고",

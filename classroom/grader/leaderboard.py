@@ -181,7 +181,7 @@ table.board tr.ref td { color: #555; font-style: italic; background: #fafafa; }
 .plot svg { max-width: 100%; height: auto; }
 """
 
-HEADS = {"rank": "rank", "student": "student", "score": "score", "solved": "runs solved",
+HEADS = {"rank": "rank", "student": "student", "score": "score (points)", "solved": "runs solved",
          "dollars": "dollars", "peak": "peak window", "note": "note"}
 
 
