@@ -238,3 +238,19 @@ def _false(input_tokens, window, max_tokens=0):
 def test_overflow_known_mistakes_fail(wrong, title):
     got = statuses("ex1.first_overflow", first_overflow=wrong)
     assert got[title] == "fail", got
+
+
+def test_the_lesson_run_the_overflow_check_uses_is_refused_under_any_secret(monkeypatch):
+    """Under the grader's secret the audit is drawn, and about one draw in thirteen fits the
+    8,000-token window: the check then takes the next draw, never a run that was not refused
+    (CI saw the solution lose a point to it)."""
+    from classroom import grading
+    from classroom.checks import lesson01
+
+    for secret in range(40):
+        monkeypatch.setattr(grading, "_SECRET", secret)
+        lesson01._lesson_runs.cache_clear()
+        per_step, refused = lesson01._lesson_runs()
+        assert any(n + 128 > 8000 for n in per_step[:refused + 1]), (secret, refused)
+    monkeypatch.setattr(grading, "_SECRET", None)
+    lesson01._lesson_runs.cache_clear()
